@@ -1,0 +1,28 @@
+"""`p2pfish bench`: every speed and memory figure the project promises, measured, never asserted.
+
+Each figure is a function returning one number; modules are imported only when their figure runs.
+"""
+
+import importlib
+from collections.abc import Sequence
+
+from p2pfish.core.errors import MalformedInput
+
+FIGURES: dict[str, str] = {
+    "rules_games_per_s": "p2pfish.bench.rules_figures:rules_games_per_s",
+    "rules_apply_us": "p2pfish.bench.rules_figures:rules_apply_us",
+}
+"""Figure name -> "module:function" of a zero-argument function returning the figure."""
+
+
+def select(only: Sequence[str]) -> list[str]:
+    unknown = [name for name in only if name not in FIGURES]
+    if unknown:
+        raise MalformedInput(f"unknown figure(s) {', '.join(unknown)} (known: {', '.join(FIGURES)})")
+    return list(only) if only else list(FIGURES)
+
+
+def measure(name: str) -> float:
+    module_name, _, function_name = FIGURES[name].partition(":")
+    function = getattr(importlib.import_module(module_name), function_name)
+    return float(function())

@@ -1,0 +1,64 @@
+"""A greedy Fish'n'Stones bot: values each stack by what it can see and always grabs the best.
+
+A stack is worth its top card plus the expected worth of each covered card. It casts on the column
+with the best stack it could make with one bait, baits to build it, and fishes the best stack.
+"""
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from p2pfish.core.actions import Action
+from p2pfish.games.fishnstones import DEFAULT_MIX, FISH, NEIGHBOURS, STONE, Bait, Cast, Fish, NoBait, View
+
+CARD_VALUE = {FISH: 1.0, STONE: -1.0}
+COVERED_CARD_VALUE = (DEFAULT_MIX[FISH] - DEFAULT_MIX[STONE]) / sum(DEFAULT_MIX.values())
+
+
+def stack_value(view: View, spot: int) -> float:
+    top = view.tops[spot]
+    if top is None:
+        return 0.0
+    return CARD_VALUE.get(top, 0.0) + (view.heights[spot] - 1) * COVERED_CARD_VALUE
+
+
+class GreedyFishNStones:
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        assert isinstance(view, View)
+        first = legal[0]
+        if isinstance(first, Cast):
+            return max(legal, key=lambda cast: self._column_prospect(view, cast))
+        if isinstance(first, NoBait):
+            return max(legal, key=lambda bait: self._after_bait(view, bait))
+        if isinstance(first, Fish) and first.spot is not None:
+            return max(legal, key=lambda fish: _fish_value(view, fish))
+        return first
+
+    def _column_prospect(self, view: View, cast: Action) -> float:
+        assert isinstance(cast, Cast) and isinstance(cast.value, int)
+        spots = view.column(view.seat, cast.value)
+        best = max(stack_value(view, s) for s in spots)
+        for target in spots:
+            for source in NEIGHBOURS[target]:
+                if view.tops[source] is not None:
+                    best = max(best, stack_value(view, target) + stack_value(view, source))
+        return best + self._rng.random() * 1e-6
+
+    def _after_bait(self, view: View, bait: Action) -> float:
+        assert view.my_cat is not None
+        spots = view.column(view.seat, view.my_cat)
+        values = {s: stack_value(view, s) for s in spots}
+        if isinstance(bait, Bait):
+            values[bait.target] = values[bait.target] + stack_value(view, bait.source)
+            if bait.source in values:
+                values[bait.source] = 0.0
+            return max(values.values()) - 1e-9
+        return max(values.values())
+
+
+def _fish_value(view: View, fish: Action) -> float:
+    assert isinstance(fish, Fish) and fish.spot is not None
+    return stack_value(view, fish.spot)

@@ -1,0 +1,119 @@
+"""The command line: the one place that plugs the layers together.
+
+Heavy modules (crypto, the UI) are imported inside the commands that need them, so that
+`p2pfish --help` stays fast.
+"""
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from p2pfish.core.errors import MalformedInput, P2pfishError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise MalformedInput(f"a game option looks like key=value, not {pair!r}")
+        options[key] = value
+    return options
+
+
+def _comma_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from p2pfish.games import get_rules
+    from p2pfish.selfplay import selfplay
+
+    rules = get_rules(args.game)
+    result = selfplay(
+        rules, args.players, args.games, seed=args.seed, kinds=_comma_list(args.bots), options=_options(args.option)
+    )
+    if args.json:
+        print(json.dumps(result.to_wire()))
+        return 0
+    print(f"{rules.title}: {result.games} games, {result.players} players, seed {result.seed}")
+    for seat, kind in enumerate(result.bots):
+        print(f"  seat {seat} ({kind:<6}) wins {result.wins[seat]:>5}  mean score {result.mean_score[seat]:>7.3f}")
+    print(f"  {result.games_per_s} games/s")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from p2pfish import bench
+
+    names = bench.select(_comma_list(args.only or ""))
+    figures: dict[str, float] = {}
+    for name in names:
+        figures[name] = bench.measure(name)
+        if not args.json:
+            print(f"{name:<24} {figures[name]}", flush=True)
+    if args.json:
+        print(json.dumps(figures))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from p2pfish.watch import watch_game
+
+    return watch_game(args.game, args.bots, args.seed)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="p2pfish", description="Peer-to-peer fishing card games on your LAN, no trusted host.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def command(name: str, run: Callable[[argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(run=run)
+        return sub
+
+    play = command("play", cmd_play, "play a game on this machine (for now: watch bots play it)")
+    play.add_argument("game", nargs="?", default="fishnstones", help="game id (default fishnstones)")
+    play.add_argument("--bots", type=int, default=3, help="number of bot opponents (default 3)")
+    play.add_argument("--seed", type=int, default=None, help="seed for the bots and the deal")
+
+    sp = command("selfplay", cmd_selfplay, "play many bot games in-process, rules only, and print the results")
+    sp.add_argument("game", help="game id, e.g. fishnstones")
+    sp.add_argument("--players", type=int, default=4)
+    sp.add_argument("--games", type=int, default=100)
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
+    sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+    bench = command("bench", cmd_bench, "measure the speed and memory figures (never fails a build)")
+    bench.add_argument("--only", help="comma-separated figure names")
+    bench.add_argument("--json", action="store_true", help="print one JSON object of figure -> value")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except P2pfishError as error:
+        print(f"p2pfish: error: {error.reason}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print("p2pfish: interrupted", file=sys.stderr)
+        return 130
+    return code

@@ -1,0 +1,99 @@
+"""Action values: immutable, with a wire form (a JSON object with a "t" tag) and a human form (str).
+
+The core actions here are shared by every game: the answer to a chance request, a commitment to a
+secret, and the reveal that opens it. Each game adds its own action classes beside these.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.wire import Json, Scalar, field, scalar, str_field
+
+DIGEST_BYTES = 32
+
+
+class Action(ABC):
+    """One move in the log. Subclasses are frozen dataclasses, so equal actions compare equal."""
+
+    @abstractmethod
+    def to_wire(self) -> dict[str, Json]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Chance(Action):
+    """The answer to a ChanceRequest: the values drawn, in draw order."""
+
+    values: tuple[Scalar, ...]
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "chance", "values": list(self.values)}
+
+    def __str__(self) -> str:
+        return "drew " + ", ".join(str(v) for v in self.values)
+
+
+@dataclass(frozen=True, slots=True)
+class Commit(Action):
+    """A commitment to a secret: only its digest enters the shared state."""
+
+    purpose: str
+    digest: bytes
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "commit", "purpose": self.purpose, "digest": self.digest.hex()}
+
+    def __str__(self) -> str:
+        return f"committed to {self.purpose}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Action):
+    """Opens the seat's commitment for `purpose`; the rules check the value here."""
+
+    purpose: str
+    value: Scalar
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "reveal", "purpose": self.purpose, "value": self.value}
+
+    def __str__(self) -> str:
+        return f"revealed {self.purpose} = {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class SecretChoice(Action):
+    """A choice a seat makes privately. It never goes on the wire: the driver keeps the value in
+    the seat's own knowledge and logs a Commit for `purpose` instead."""
+
+    purpose: str
+    value: Scalar
+
+    def to_wire(self) -> dict[str, Json]:
+        raise TypeError("a secret choice is never sent; send its Commit")
+
+    def __str__(self) -> str:
+        return f"secretly chose {self.purpose} = {self.value}"
+
+
+def decode_core_action(wire: Mapping[str, Json]) -> Action | None:
+    """Decode one of the shared actions, or None if the tag belongs to a game."""
+    tag = field(wire, "t")
+    if tag == "chance":
+        values = field(wire, "values")
+        if not isinstance(values, list):
+            raise MalformedInput(f"chance values must be a list, not {values!r}")
+        return Chance(tuple(scalar(v, "a chance value") for v in values))
+    if tag == "commit":
+        digest_hex = str_field(wire, "digest")
+        try:
+            digest = bytes.fromhex(digest_hex)
+        except ValueError:
+            raise MalformedInput(f"commit digest is not hex: {digest_hex!r}") from None
+        if len(digest) != DIGEST_BYTES:
+            raise MalformedInput(f"commit digest must be {DIGEST_BYTES} bytes, not {len(digest)}")
+        return Commit(str_field(wire, "purpose"), digest)
+    if tag == "reveal":
+        return Reveal(str_field(wire, "purpose"), scalar(field(wire, "value"), "a revealed value"))
+    return None

@@ -1,0 +1,28 @@
+"""The three ways input can be wrong, each naming the seat at fault.
+
+- MalformedInput: cannot be decoded at all (bad JSON shape, unknown action, bad option).
+- IllegalAction: well formed, but the rules forbid it now.
+- ProtocolViolation: breaks the protocol's cryptographic promises (bad signature, bad opening,
+  equivocation, a broken hash chain).
+"""
+
+
+class P2pfishError(Exception):
+    """Base class; `seat` is the seat at fault, or None when no seat is (a bad command line)."""
+
+    def __init__(self, reason: str, seat: int | None = None) -> None:
+        self.reason = reason
+        self.seat = seat
+        super().__init__(reason if seat is None else f"seat {seat}: {reason}")
+
+
+class MalformedInput(P2pfishError):
+    """Input that cannot be decoded into a value of the expected form."""
+
+
+class IllegalAction(P2pfishError):
+    """A well-formed action that the rules do not allow in this state."""
+
+
+class ProtocolViolation(P2pfishError):
+    """Proof that a seat broke the protocol: forged, replayed, equivocated or badly opened."""

@@ -1,0 +1,96 @@
+"""The rules-engine contract that every game module implements.
+
+A game is a pure function of its log: `state = reduce(apply, log, new_game(...))`. The rules never
+draw random numbers; they ask for chance with a ChanceRequest and receive a Chance action. Secrets
+enter the state only as commitments; the value lives in the owning seat's `Known` until a Reveal.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from p2pfish.core.actions import Action, Chance
+from p2pfish.core.errors import IllegalAction
+from p2pfish.core.wire import Json, Scalar
+
+Known = Mapping[str, Scalar]
+"""What one seat knows privately: the value of each of its own secrets, by purpose."""
+
+State = TypeVar("State")
+View_co = TypeVar("View_co", covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceRequest:
+    """Draw `count` values without replacement from the multiset `pool`, for everyone to see."""
+
+    purpose: str
+    pool: tuple[Scalar, ...]
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final scores per seat and the winning seats (several when the tie-breaks leave a tie)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"scores": list(self.scores), "winners": list(self.winners)}
+
+
+class GameRules(Protocol[State, View_co]):
+    """One game's rules. Every method is pure; errors are MalformedInput or IllegalAction."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def new_game(self, players: int, options: Mapping[str, str]) -> State:
+        """The state before the first action; options are the textual `key=value` game options."""
+        ...
+
+    def chance(self, state: State) -> ChanceRequest | None:
+        """The chance event the game waits for, if it waits for one."""
+        ...
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """The seats whose action the game waits for (several in a simultaneous phase)."""
+        ...
+
+    def legal_actions(self, state: State, seat: int, known: Known) -> Sequence[Action]:
+        """What `seat` may do now, given its own secrets. Empty when it is not to act."""
+        ...
+
+    def apply(self, state: State, seat: int | None, action: Action) -> State:
+        """The state after `seat` (None: chance) plays `action`. Raises IllegalAction, naming
+        the seat, and leaves `state` untouched when the action breaks the rules."""
+        ...
+
+    def view(self, state: State, seat: int, known: Known) -> View_co:
+        """All that `seat` may see: never another seat's secret or a covered card."""
+        ...
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else None."""
+        ...
+
+    def decode_action(self, wire: Json) -> Action:
+        """An action from its wire form; raises MalformedInput."""
+        ...
+
+
+AnyRules = GameRules[Any, Any]
+
+
+def check_chance(request: ChanceRequest, action: Chance) -> None:
+    """Raise IllegalAction unless `action` draws `request.count` values from the pool multiset."""
+    if len(action.values) != request.count:
+        raise IllegalAction(f"{request.purpose}: expected {request.count} values, got {len(action.values)}")
+    remaining = list(request.pool)
+    for value in action.values:
+        if value not in remaining:
+            raise IllegalAction(f"{request.purpose}: {value!r} is not left in the pool")
+        remaining.remove(value)

@@ -1,0 +1,42 @@
+"""The JSON-compatible values that actions and views are encoded as, and strict readers for them."""
+
+from collections.abc import Mapping
+from typing import TypeAlias
+
+from p2pfish.core.errors import MalformedInput
+
+Scalar: TypeAlias = int | str
+Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
+
+
+def field(wire: Mapping[str, Json], name: str) -> Json:
+    try:
+        return wire[name]
+    except KeyError:
+        raise MalformedInput(f"missing field {name!r} in {dict(wire)!r}") from None
+
+
+def int_field(wire: Mapping[str, Json], name: str) -> int:
+    value = field(wire, name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedInput(f"field {name!r} must be an integer, not {value!r}")
+    return value
+
+
+def str_field(wire: Mapping[str, Json], name: str) -> str:
+    value = field(wire, name)
+    if not isinstance(value, str):
+        raise MalformedInput(f"field {name!r} must be a string, not {value!r}")
+    return value
+
+
+def scalar(value: Json, what: str) -> Scalar:
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise MalformedInput(f"{what} must be an integer or a string, not {value!r}")
+
+
+def as_object(wire: Json, what: str = "action") -> Mapping[str, Json]:
+    if not isinstance(wire, dict):
+        raise MalformedInput(f"{what} must be a JSON object, not {wire!r}")
+    return wire

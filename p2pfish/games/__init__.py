@@ -1,0 +1,15 @@
+"""The rules of each game, one module per game, and the registry of game ids."""
+
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.game import AnyRules
+from p2pfish.games.fishnstones import RULES as FISHNSTONES
+
+REGISTRY: dict[str, AnyRules] = {FISHNSTONES.id: FISHNSTONES}
+
+
+def get_rules(game_id: str) -> AnyRules:
+    try:
+        return REGISTRY[game_id]
+    except KeyError:
+        known = ", ".join(sorted(REGISTRY))
+        raise MalformedInput(f"unknown game {game_id!r} (known: {known})") from None

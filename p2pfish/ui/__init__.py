@@ -1,0 +1,1 @@
+"""Human front ends: the terminal renderings of a seat's view."""

@@ -1,0 +1,20 @@
+# Sourced by scripts/play and scripts/test: makes sure .venv exists and holds this package.
+# Re-installs when pyproject.toml changes (its hash is kept in .venv/.p2pfish-stamp).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv"
+extra="${1:-}"
+python="${PYTHON:-python3}"
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "p2pfish needs Python 3.11 or newer (set PYTHON=/path/to/python3.11)" >&2
+    exit 2
+fi
+[ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+stamp="$(sha256sum "$root/pyproject.toml" | cut -c1-16)$extra"
+if [ "$(cat "$venv/.p2pfish-stamp" 2>/dev/null)" != "$stamp" ]; then
+    "$venv/bin/python" -m pip install -q --upgrade pip >&2
+    spec="$root"
+    [ -n "$extra" ] && spec="$root[$extra]"
+    "$venv/bin/python" -m pip install -q -e "$spec" >&2
+    echo "$stamp" > "$venv/.p2pfish-stamp"
+fi

@@ -1,0 +1,45 @@
+"""Bots: they only pick legal actions, and greedy beats random clearly over many seeded games."""
+
+import random
+
+import pytest
+
+from p2pfish.bots import make_bot
+from p2pfish.core.errors import MalformedInput
+from p2pfish.games import get_rules
+from p2pfish.selfplay import Step, play_game, selfplay
+
+RULES = get_rules("fishnstones")
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bots_only_choose_legal_actions(kind: str, players: int) -> None:
+    rng = random.Random(players)
+    bots = [make_bot(kind, RULES.id, random.Random(seat)) for seat in range(players)]
+
+    def check(step: Step) -> None:
+        if step.seat is not None:
+            assert step.choice in RULES.legal_actions(step.before, step.seat, step.known[step.seat])
+
+    for _ in range(5):
+        play_game(RULES, players, {}, bots, rng, on_step=check)
+
+
+def test_greedy_beats_random_heads_up() -> None:
+    result = selfplay(RULES, 2, 300, seed=1, kinds=["greedy", "random"], options={})
+    assert result.wins[0] >= 0.8 * result.games
+    assert result.mean_score[0] > result.mean_score[1] + 3
+
+
+def test_greedy_beats_random_at_a_full_table() -> None:
+    result = selfplay(RULES, 4, 300, seed=2, kinds=["random", "greedy"], options={})
+    greedy_wins = result.wins[1] + result.wins[3]
+    random_wins = result.wins[0] + result.wins[2]
+    assert greedy_wins >= 3 * random_wins
+    assert min(result.mean_score[1], result.mean_score[3]) > max(result.mean_score[0], result.mean_score[2]) + 1.5
+
+
+def test_unknown_bot_kind_is_malformed_input() -> None:
+    with pytest.raises(MalformedInput, match="no 'clever' bot"):
+        make_bot("clever", RULES.id, random.Random(0))

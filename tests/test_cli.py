@@ -1,0 +1,95 @@
+"""The command line: results, JSON keys, determinism, and one-line errors with exit code 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from p2pfish.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_selfplay_json_has_the_promised_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "selfplay", "fishnstones", "--players", "3", "--games", "20", "--seed", "5", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert {"game", "players", "wins", "mean_score", "games_per_s", "games"} <= set(result)
+    assert result["game"] == "fishnstones" and result["players"] == 3 and result["games"] == 20
+    assert len(result["wins"]) == 3 and len(result["mean_score"]) == 3
+    assert sum(result["wins"]) >= 20
+
+
+def test_selfplay_same_seed_same_result(capsys: pytest.CaptureFixture[str]) -> None:
+    def result(seed: str) -> dict[str, object]:
+        argv = ("selfplay", "fishnstones", "--players", "4", "--games", "30", "--bots", "greedy,random", "--json")
+        _, out, _ = run(capsys, *argv, "--seed", seed)
+        played: dict[str, object] = json.loads(out)
+        del played["games_per_s"]
+        return played
+
+    assert result("9") == result("9")
+    assert result("9")["mean_score"] != result("10")["mean_score"]
+
+
+def test_selfplay_prints_wins_and_mean_score(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "selfplay", "fishnstones", "--players", "2", "--games", "5", "--bots", "greedy,random")
+    assert code == 0
+    assert "seat 0 (greedy)" in out and "seat 1 (random)" in out and "mean score" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["selfplay", "chess"], "unknown game 'chess'"),
+        (["selfplay", "fishnstones", "--players", "5"], "2-4 players, not 5"),
+        (["selfplay", "fishnstones", "--players", "1"], "2-4 players, not 1"),
+        (["selfplay", "fishnstones", "--option", "pond=fish:1"], "must sum to 36"),
+        (["selfplay", "fishnstones", "--option", "pond"], "key=value"),
+        (["selfplay", "fishnstones", "--option", "colour=red"], "unknown fishnstones option"),
+        (["selfplay", "fishnstones", "--bots", "genius"], "no 'genius' bot"),
+        (["selfplay", "fishnstones", "--games", "0"], "at least 1"),
+        (["selfplay", "fishnstones", "--players", "four"], "invalid int value"),
+        (["bench", "--only", "nothing_s"], "unknown figure"),
+        (["play", "--bots", "9"], "needs 1-3 bots"),
+        (["fly"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_bench_json_reports_the_rules_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "--only", "rules_games_per_s", "--json")
+    assert code == 0
+    figures = json.loads(out)
+    assert list(figures) == ["rules_games_per_s"]
+    assert figures["rules_games_per_s"] > 0
+
+
+def test_play_narrates_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--seed", "4", "--bots", "2")
+    assert code == 0
+    assert out.count("the pond is filled") == 4
+    assert "Final scores" in out and "Winner:" in out
+
+
+def test_python_dash_m_runs_and_help_lists_commands() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "p2pfish", "--help"], check=False, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0
+    for command in ("play", "selfplay", "bench"):
+        assert command in done.stdout

@@ -11,6 +11,9 @@ from p2pfish.core.errors import MalformedInput
 FIGURES: dict[str, str] = {
     "rules_games_per_s": "p2pfish.bench.rules_figures:rules_games_per_s",
     "rules_apply_us": "p2pfish.bench.rules_figures:rules_apply_us",
+    "deck_52x5_s": "p2pfish.bench.crypto_figures:deck_52x5_s",
+    "deck_op_ms": "p2pfish.bench.crypto_figures:deck_op_ms",
+    "deck_audit_52x5_s": "p2pfish.bench.crypto_figures:deck_audit_52x5_s",
 }
 """Figure name -> "module:function" of a zero-argument function returning the figure."""
 

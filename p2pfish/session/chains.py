@@ -1,0 +1,62 @@
+"""Each author's messages as a hash chain: in-order delivery, gap buffering, duplicates, equivocation.
+
+Messages may arrive in any order and more than once. A message is accepted when it extends its
+author's chain (its seq is the next one and its prev is the hash of the one before); a later one
+waits in a bounded buffer; a second, different message with a seq already seen is equivocation.
+"""
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from p2pfish.core.errors import ProtocolViolation
+from p2pfish.session.envelope import GENESIS, Envelope
+
+MAX_AHEAD = 256
+"""How many messages an author may be ahead of its chain before it is called a flood."""
+
+
+@dataclass
+class Chain:
+    seat: int
+    head: bytes = GENESIS
+    next_seq: int = 0
+    accepted: list[Envelope] = field(default_factory=list)
+    ready: deque[Envelope] = field(default_factory=deque)
+    """Accepted, not yet consumed by the turn machine."""
+    ahead: dict[int, Envelope] = field(default_factory=dict)
+
+    def offer(self, envelope: Envelope) -> list[Envelope]:
+        """Take one signed message of this author; returns the messages it made acceptable, in order.
+        Raises ProtocolViolation (equivocation, broken chain, flooding)."""
+        seq = envelope.seq
+        if seq < self.next_seq:
+            earlier = self.accepted[seq]
+            if earlier.hash != envelope.hash:
+                raise _equivocation(earlier, envelope)
+            return []
+        if seq > self.next_seq:
+            waiting = self.ahead.get(seq)
+            if waiting is not None and waiting.hash != envelope.hash:
+                raise _equivocation(waiting, envelope)
+            if len(self.ahead) >= MAX_AHEAD:
+                raise ProtocolViolation(f"sent more than {MAX_AHEAD} messages ahead of its chain", self.seat)
+            self.ahead[seq] = envelope
+            return []
+        accepted = []
+        candidate: Envelope | None = envelope
+        while candidate is not None:
+            if candidate.prev != self.head:
+                raise ProtocolViolation(
+                    f"message seq {candidate.seq} does not follow seq {candidate.seq - 1} (broken hash chain)",
+                    self.seat,
+                )
+            self.accepted.append(candidate)
+            self.ready.append(candidate)
+            accepted.append(candidate)
+            self.head, self.next_seq = candidate.hash, candidate.seq + 1
+            candidate = self.ahead.pop(self.next_seq, None)
+        return accepted
+
+
+def _equivocation(first: Envelope, second: Envelope) -> ProtocolViolation:
+    return ProtocolViolation(f"signed two different messages with seq {first.seq} (equivocation)", first.seat)

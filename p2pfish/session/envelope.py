@@ -1,0 +1,100 @@
+"""The signed message envelope: canonical JSON, an Ed25519 signature, and each author's hash chain.
+
+Wire form: the canonical JSON (sorted keys, no spaces, ASCII only, integers only) of
+    {"body": {...}, "prev": hex32, "seat": int, "seq": int, "session": hex32, "sig": hex64}
+The signature covers lp(b"p2pfish/envelope/v1", canonical JSON of the same object without "sig").
+A message's hash is SHA-256 of its exact wire bytes; `prev` is the hash of the author's previous
+message (32 zero bytes for seq 0).
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Protocol
+
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.wire import Json, as_object, field, int_field, str_field
+from p2pfish.crypto.encoding import length_prefixed
+from p2pfish.crypto.identity import verify
+
+TAG_ENVELOPE = b"p2pfish/envelope/v1"
+MAX_MESSAGE_BYTES = 64 * 1024
+GENESIS = bytes(32)
+FIELDS = {"body", "prev", "seat", "seq", "session", "sig"}
+
+
+class Signer(Protocol):
+    def sign(self, message: bytes) -> bytes: ...
+
+
+def canonical(value: Json) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
+
+
+@dataclass(frozen=True)
+class Envelope:
+    session: bytes
+    seat: int
+    seq: int
+    prev: bytes
+    body: dict[str, Json]
+    sig: bytes
+    raw: bytes
+    hash: bytes
+
+    @property
+    def kind(self) -> str:
+        kind = self.body.get("type")
+        return kind if isinstance(kind, str) else ""
+
+    def signed_bytes(self) -> bytes:
+        return _signed_bytes(self.session, self.seat, self.seq, self.prev, self.body)
+
+    def signature_valid(self, public_key: bytes) -> bool:
+        return verify(public_key, self.signed_bytes(), self.sig)
+
+
+def _unsigned(session: bytes, seat: int, seq: int, prev: bytes, body: dict[str, Json]) -> dict[str, Json]:
+    return {"body": body, "prev": prev.hex(), "seat": seat, "seq": seq, "session": session.hex()}
+
+
+def _signed_bytes(session: bytes, seat: int, seq: int, prev: bytes, body: dict[str, Json]) -> bytes:
+    return length_prefixed(TAG_ENVELOPE, canonical(_unsigned(session, seat, seq, prev, body)))
+
+
+def seal(signer: Signer, session: bytes, seat: int, *, seq: int, prev: bytes, body: dict[str, Json]) -> Envelope:
+    sig = signer.sign(_signed_bytes(session, seat, seq, prev, body))
+    raw = canonical({**_unsigned(session, seat, seq, prev, body), "sig": sig.hex()})
+    return Envelope(session, seat, seq, prev, body, sig, raw, hashlib.sha256(raw).digest())
+
+
+def open_envelope(raw: bytes) -> Envelope:
+    """Decode and check the form of one message (not its signature). Raises MalformedInput."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise MalformedInput(f"a message of {len(raw)} bytes is over the {MAX_MESSAGE_BYTES}-byte limit")
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise MalformedInput("a message is not valid JSON") from None
+    obj = dict(as_object(value, "a message"))
+    if set(obj) != FIELDS:
+        raise MalformedInput(f"a message has fields {sorted(obj)}, expected {sorted(FIELDS)}")
+    if canonical(obj) != raw:
+        raise MalformedInput("a message is not in canonical form")
+    session, prev, sig = (_hex(obj, name, size) for name, size in (("session", 32), ("prev", 32), ("sig", 64)))
+    seat, seq = int_field(obj, "seat"), int_field(obj, "seq")
+    if seat < 0 or seq < 0:
+        raise MalformedInput("seat and seq must not be negative")
+    body = as_object(field(obj, "body"), "a message body")
+    return Envelope(session, seat, seq, prev, dict(body), sig, raw, hashlib.sha256(raw).digest())
+
+
+def _hex(obj: dict[str, Json], name: str, size: int) -> bytes:
+    text = str_field(obj, name)
+    try:
+        value = bytes.fromhex(text)
+    except ValueError:
+        raise MalformedInput(f"{name} must be hex") from None
+    if len(value) != size or value.hex() != text:
+        raise MalformedInput(f"{name} must be {size} bytes in lower-case hex")
+    return value

@@ -1,0 +1,80 @@
+"""Several sessions in one process, joined by an in-memory network that may reorder and repeat.
+
+Used by tests, benchmarks and vector generation: everything a real game does except sockets.
+"""
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from p2pfish.core.actions import Action
+from p2pfish.session.envelope import Signer
+from p2pfish.session.session import Session
+from p2pfish.session.setup import GameSetup
+from p2pfish.session.store import MemoryStore, Store
+
+Chooser = Callable[[Any, list[Action]], Action]
+"""A front end: picks one of the legal actions from what the seat's view shows."""
+
+
+class MemoryTable:
+    def __init__(
+        self,
+        setup: GameSetup,
+        signers: Sequence[Signer],
+        choosers: Sequence[Chooser],
+        *,
+        rng: random.Random | None = None,
+        duplicate: float = 0.0,
+        stores: Sequence[Store] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.choosers = list(choosers)
+        self.stores: list[Store] = list(stores) if stores is not None else [MemoryStore() for _ in signers]
+        self.sessions = [Session(setup, seat, signer, self.stores[seat]) for seat, signer in enumerate(signers)]
+        self.rng = rng
+        self.duplicate = duplicate
+        self.in_flight: list[tuple[int, int, bytes]] = []
+        """(to seat, from seat, message)."""
+        self.delivered = 0
+
+    def start(self) -> None:
+        for session in self.sessions:
+            session.start()
+            self._collect(session)
+
+    def run(self, max_deliveries: int = 1_000_000) -> None:
+        """Deliver and decide until nothing is left to do (the game ended, stopped or stalled)."""
+        self.start()
+        while self.delivered < max_deliveries:
+            decided = self._decide()
+            if not self.in_flight:
+                if not decided:
+                    return
+                continue
+            index = self.rng.randrange(len(self.in_flight)) if self.rng else 0
+            to, via, raw = self.in_flight.pop(index)
+            if self.rng and self.rng.random() < self.duplicate:
+                self.in_flight.append((to, via, raw))
+            self.deliver(to, raw, via)
+
+    def deliver(self, to: int, raw: bytes, via: int | None) -> None:
+        session = self.sessions[to]
+        session.receive(raw, via)
+        self.delivered += 1
+        self._collect(session)
+
+    def _decide(self) -> bool:
+        decided = False
+        for session in self.sessions:
+            decision = session.decision()
+            if decision is not None and session.seat is not None:
+                session.act(self.choosers[session.seat](*decision))
+                self._collect(session)
+                decided = True
+        return decided
+
+    def _collect(self, session: Session) -> None:
+        assert session.seat is not None
+        for raw in session.take_outbox():
+            self.in_flight.extend((to, session.seat, raw) for to in range(len(self.sessions)) if to != session.seat)

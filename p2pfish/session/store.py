@@ -1,0 +1,81 @@
+"""A peer's local store: its own secrets, written before any commitment to them is sent, and every
+accepted message, so a crashed peer can resume. MemoryStore for tests, SqliteStore on disk."""
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Protocol
+
+from p2pfish.core.wire import Json
+
+
+class Store(Protocol):
+    def save_setup(self, setup: Json, seat: int | None) -> None: ...
+    def load_setup(self) -> tuple[Json, int | None] | None: ...
+    def save_secret(self, name: str, record: Json) -> None: ...
+    def load_secrets(self) -> dict[str, Json]: ...
+    def save_message(self, raw: bytes) -> None: ...
+    def load_messages(self) -> list[bytes]: ...
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.setup: tuple[Json, int | None] | None = None
+        self.secrets: dict[str, Json] = {}
+        self.messages: list[bytes] = []
+
+    def save_setup(self, setup: Json, seat: int | None) -> None:
+        self.setup = (setup, seat)
+
+    def load_setup(self) -> tuple[Json, int | None] | None:
+        return self.setup
+
+    def save_secret(self, name: str, record: Json) -> None:
+        self.secrets[name] = record
+
+    def load_secrets(self) -> dict[str, Json]:
+        return dict(self.secrets)
+
+    def save_message(self, raw: bytes) -> None:
+        self.messages.append(raw)
+
+    def load_messages(self) -> list[bytes]:
+        return list(self.messages)
+
+
+class SqliteStore:
+    """One SQLite file per peer and game; every write is committed before the call returns."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(str(path), isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(
+            """
+            CREATE TABLE IF NOT EXISTS setup (id INTEGER PRIMARY KEY CHECK (id = 0), setup TEXT, seat INTEGER);
+            CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, record TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS messages (n INTEGER PRIMARY KEY AUTOINCREMENT, raw BLOB NOT NULL);
+            """
+        )
+
+    def close(self) -> None:
+        self._db.close()
+
+    def save_setup(self, setup: Json, seat: int | None) -> None:
+        self._db.execute("INSERT OR REPLACE INTO setup VALUES (0, ?, ?)", (json.dumps(setup), seat))
+
+    def load_setup(self) -> tuple[Json, int | None] | None:
+        row = self._db.execute("SELECT setup, seat FROM setup").fetchone()
+        return None if row is None else (json.loads(row[0]), row[1])
+
+    def save_secret(self, name: str, record: Json) -> None:
+        self._db.execute("INSERT OR REPLACE INTO secrets VALUES (?, ?)", (name, json.dumps(record)))
+
+    def load_secrets(self) -> dict[str, Json]:
+        return {name: json.loads(record) for name, record in self._db.execute("SELECT name, record FROM secrets")}
+
+    def save_message(self, raw: bytes) -> None:
+        self._db.execute("INSERT INTO messages (raw) VALUES (?)", (raw,))
+
+    def load_messages(self) -> list[bytes]:
+        return [bytes(row[0]) for row in self._db.execute("SELECT raw FROM messages ORDER BY n")]

@@ -68,6 +68,35 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from p2pfish.session.audit import audit
+
+    try:
+        with open(args.file, "rb") as transcript:
+            lines = transcript.read().splitlines()
+    except OSError as error:
+        raise MalformedInput(f"cannot read {args.file}: {error.strerror}") from None
+    result = audit(lines)
+    names = result.setup.names
+    if result.fault is not None:
+        print(f"FAULT after {result.messages} messages: {result.fault.describe(names)} [{result.fault.kind}]")
+        for raw in result.fault.evidence:
+            print(f"  evidence: {raw.decode('ascii', 'replace')[:2000]}")
+        return 1
+    if result.outcome is None:
+        waiting = ", ".join(f"seat {s} ({names[s]})" for s in result.waiting_for)
+        print(f"INCOMPLETE: the transcript stops before the end of the game, waiting for {waiting}")
+        return 1
+    print(
+        f"verified {result.setup.game}, {result.setup.players} players, {result.messages} messages: "
+        "every signature, hash chain, commitment opening, random draw and rule checked"
+    )
+    for seat, points in enumerate(result.outcome.scores):
+        mark = "  winner" if seat in result.outcome.winners else ""
+        print(f"  seat {seat} {names[seat]:<16} {points:>4} points{mark}")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
@@ -96,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+    verify = command("verify", cmd_verify, "re-check a game's signed transcript and print its outcome")
+    verify.add_argument("file", help="a transcript (JSON lines) written by a peer")
 
     bench = command("bench", cmd_bench, "measure the speed and memory figures (never fails a build)")
     bench.add_argument("--only", help="comma-separated figure names")

@@ -14,6 +14,8 @@ FIGURES: dict[str, str] = {
     "deck_52x5_s": "p2pfish.bench.crypto_figures:deck_52x5_s",
     "deck_op_ms": "p2pfish.bench.crypto_figures:deck_op_ms",
     "deck_audit_52x5_s": "p2pfish.bench.crypto_figures:deck_audit_52x5_s",
+    "apply_signed_ms": "p2pfish.bench.session_figures:apply_signed_ms",
+    "ed25519_verify_ms": "p2pfish.bench.session_figures:ed25519_verify_ms",
 }
 """Figure name -> "module:function" of a zero-argument function returning the figure."""
 

@@ -46,17 +46,20 @@ class MemoryTable:
     def run(self, max_deliveries: int = 1_000_000) -> None:
         """Deliver and decide until nothing is left to do (the game ended, stopped or stalled)."""
         self.start()
-        while self.delivered < max_deliveries:
-            decided = self._decide()
-            if not self.in_flight:
-                if not decided:
-                    return
-                continue
-            index = self.rng.randrange(len(self.in_flight)) if self.rng else 0
-            to, via, raw = self.in_flight.pop(index)
-            if self.rng and self.rng.random() < self.duplicate:
-                self.in_flight.append((to, via, raw))
-            self.deliver(to, raw, via)
+        while self.delivered < max_deliveries and self.step():
+            pass
+
+    def step(self) -> bool:
+        """Let every seat due to decide do so, then deliver one message; False when all is quiet."""
+        decided = self._decide()
+        if not self.in_flight:
+            return decided
+        index = self.rng.randrange(len(self.in_flight)) if self.rng else 0
+        to, via, raw = self.in_flight.pop(index)
+        if self.rng and self.rng.random() < self.duplicate:
+            self.in_flight.append((to, via, raw))
+        self.deliver(to, raw, via)
+        return True
 
     def deliver(self, to: int, raw: bytes, via: int | None) -> None:
         session = self.sessions[to]

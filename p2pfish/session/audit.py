@@ -1,0 +1,68 @@
+"""Offline audit of a transcript: replay every line through an observer session.
+
+An observer checks everything a player's session checks — signatures, hash chains, commitment
+openings, the joint-randomness draws, every rule, the end-of-game openings and the signed log
+hashes — without holding any secret.
+"""
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.game import Outcome
+from p2pfish.core.wire import as_object, field, str_field
+from p2pfish.session.envelope import open_envelope
+from p2pfish.session.session import Fault, Session
+from p2pfish.session.setup import GameSetup
+from p2pfish.session.store import MemoryStore
+
+TRANSCRIPT_TYPE = "p2pfish-transcript"
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    setup: GameSetup
+    messages: int
+    outcome: Outcome | None
+    fault: Fault | None
+    waiting_for: tuple[int, ...]
+    """When the transcript stops before the end: the seats the game was waiting for."""
+
+    @property
+    def verified(self) -> bool:
+        return self.outcome is not None and self.fault is None
+
+
+def read_setup(header: bytes) -> GameSetup:
+    try:
+        obj = as_object(json.loads(header), "the transcript header")
+    except ValueError:
+        raise MalformedInput("the first line is not a JSON transcript header") from None
+    if str_field(obj, "type") != TRANSCRIPT_TYPE:
+        raise MalformedInput(f"the first line is not a {TRANSCRIPT_TYPE} header")
+    return GameSetup.from_wire(field(obj, "setup"))
+
+
+def audit(lines: Sequence[bytes]) -> AuditResult:
+    """Verify a transcript (header line first). Raises MalformedInput if the header is unreadable."""
+    if not lines:
+        raise MalformedInput("the transcript is empty")
+    setup = read_setup(lines[0])
+    observer = Session(setup, None, None, MemoryStore())
+    messages = [line for line in lines[1:] if line.strip()]
+    for raw in messages:
+        if _belongs_elsewhere(raw, setup):
+            fault = Fault(None, "violation", "the header does not match the messages: the transcript was altered")
+            return AuditResult(setup, len(messages), None, fault, ())
+        observer.receive(raw)
+        if observer.fault is not None:
+            break
+    return AuditResult(setup, len(messages), observer.outcome(), observer.fault, observer.waiting_for())
+
+
+def _belongs_elsewhere(raw: bytes, setup: GameSetup) -> bool:
+    try:
+        return open_envelope(raw).session != setup.session_id
+    except MalformedInput:
+        return False

@@ -13,9 +13,9 @@ from typing import Any
 
 from p2pfish.bots import make_bot
 from p2pfish.bots.base import Bot
-from p2pfish.core.actions import Action, Chance, Commit, SecretChoice
+from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.game import AnyRules, Known, Outcome
+from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Known, Outcome, ShuffleRequest
 from p2pfish.core.wire import Json
 
 PLACEHOLDER_DIGEST = bytes(32)
@@ -48,12 +48,13 @@ def play_game(
     """Play one game to its end; returns the outcome and the final state."""
     state = rules.new_game(players, options)
     known: list[dict[str, Any]] = [{} for _ in range(players)]
+    decks: dict[str, list[str]] = {}
     while (outcome := rules.outcome(state)) is None:
         request = rules.chance(state)
         seat: int | None
         action: Action
         if request is not None:
-            seat, action = None, Chance(tuple(rng.sample(request.pool, request.count)))
+            seat, action = None, _answer(request, rng, decks, known)
         else:
             seat = rules.to_act(state)[0]
             legal = rules.legal_actions(state, seat, known[seat])
@@ -67,6 +68,23 @@ def play_game(
         if on_step is not None:
             on_step(Step(before, seat, choice, action, state, known))
     return outcome, state
+
+
+def _answer(
+    request: ChanceEvent, rng: random.Random, decks: dict[str, list[str]], known: list[dict[str, Any]]
+) -> Action:
+    """Chance, played by the driver: what joint randomness and the mental-poker deck do in a real game."""
+    if isinstance(request, ChanceRequest):
+        return Chance(tuple(rng.sample(request.pool, request.count)))
+    if isinstance(request, ShuffleRequest):
+        decks[request.deck] = rng.sample(request.labels, len(request.labels))
+        return Shuffled(request.deck, len(request.labels))
+    labels = tuple(decks[request.deck][p] for p in request.positions)
+    if request.to is None:
+        return Dealt(request.deck, request.positions, None, labels)
+    for position, label in zip(request.positions, labels, strict=True):
+        known[request.to][card_name(request.deck, position)] = label
+    return Dealt(request.deck, request.positions, request.to, None)
 
 
 @dataclass(frozen=True)

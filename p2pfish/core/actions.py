@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.wire import Json, Scalar, field, scalar, str_field
+from p2pfish.core.wire import Json, Scalar, field, int_field, scalar, str_field
 
 DIGEST_BYTES = 32
 
@@ -77,6 +77,70 @@ class SecretChoice(Action):
         return f"secretly chose {self.purpose} = {self.value}"
 
 
+def card_name(deck: str, position: int) -> str:
+    """The name under which a seat knows the label of a card it was dealt."""
+    return f"{deck}#{position}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffled(Action):
+    """The answer to a ShuffleRequest: a face-down deck of `size` cards now exists."""
+
+    deck: str
+    size: int
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "shuffled", "deck": self.deck, "size": self.size}
+
+    def __str__(self) -> str:
+        return f"shuffled {self.deck} ({self.size} cards)"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Action):
+    """The answer to a DealRequest. `labels` is None for a private deal: only seat `to` learns them."""
+
+    deck: str
+    positions: tuple[int, ...]
+    to: int | None
+    labels: tuple[str, ...] | None
+
+    def to_wire(self) -> dict[str, Json]:
+        labels: Json = None if self.labels is None else list(self.labels)
+        return {"t": "dealt", "deck": self.deck, "positions": list(self.positions), "to": self.to, "labels": labels}
+
+    def __str__(self) -> str:
+        if self.labels is None:
+            return f"dealt {len(self.positions)} card(s) of {self.deck} to seat {self.to}"
+        return "turned up " + ", ".join(self.labels)
+
+
+class RevealsCards(Action):
+    """An action that turns up cards the acting seat holds face down; the message carries its keys."""
+
+    def revealed_cards(self) -> tuple[tuple[str, int, str], ...]:
+        """(deck, position, label) of every card this action turns up."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class RevealCard(RevealsCards):
+    """Turn up one card the seat holds face down (a bait played earlier, say)."""
+
+    deck: str
+    position: int
+    label: str
+
+    def revealed_cards(self) -> tuple[tuple[str, int, str], ...]:
+        return ((self.deck, self.position, self.label),)
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "reveal-card", "deck": self.deck, "position": self.position, "label": self.label}
+
+    def __str__(self) -> str:
+        return f"turned up {self.label}"
+
+
 def decode_core_action(wire: Mapping[str, Json]) -> Action | None:
     """Decode one of the shared actions, or None if the tag belongs to a game."""
     tag = field(wire, "t")
@@ -96,4 +160,6 @@ def decode_core_action(wire: Mapping[str, Json]) -> Action | None:
         return Commit(str_field(wire, "purpose"), digest)
     if tag == "reveal":
         return Reveal(str_field(wire, "purpose"), scalar(field(wire, "value"), "a revealed value"))
+    if tag == "reveal-card":
+        return RevealCard(str_field(wire, "deck"), int_field(wire, "position"), str_field(wire, "label"))
     return None

@@ -30,6 +30,26 @@ class ChanceRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class ShuffleRequest:
+    """Shuffle a new face-down deck of these (distinct) labels, so that no seat knows the order."""
+
+    deck: str
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRequest:
+    """Turn up the cards at these positions of `deck`: for seat `to` alone, or for all when None."""
+
+    deck: str
+    positions: tuple[int, ...]
+    to: int | None
+
+
+ChanceEvent = ChanceRequest | ShuffleRequest | DealRequest
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """Final scores per seat and the winning seats (several when the tie-breaks leave a tie)."""
 
@@ -52,7 +72,7 @@ class GameRules(Protocol[State, View_co]):
         """The state before the first action; options are the textual `key=value` game options."""
         ...
 
-    def chance(self, state: State) -> ChanceRequest | None:
+    def chance(self, state: State) -> ChanceEvent | None:
         """The chance event the game waits for, if it waits for one."""
         ...
 

@@ -1,10 +1,14 @@
 """The bodies a signed envelope carries, one constructor and one reader per message type.
 
-act          a seat's move at a turn: a rules action, a commitment, or a reveal with its nonce
+act          a seat's move at a turn: a rules action, a commitment, a reveal with its nonce, or an
+             action that turns up its own face-down cards, with its keys for them
 rand-commit  a seat's commitment to its contribution to the joint randomness of a chance turn
 rand-reveal  the contribution and its nonce
-end          after the last move: any commitments still closed are opened, and the seat signs
-             the hash of the log it applied and the outcome it reached
+deck-lock    a seat's lock-and-shuffle pass over the deck (in seat order)
+deck-rekey   a seat's re-keying pass, with a commitment to each of its new card keys (in seat order)
+card-keys    a seat's keys for the cards a deal turns up (all seats but the receiver of a private deal)
+end          after the last move: any commitments still closed are opened, every deck key is
+             released, and the seat signs the hash of the log it applied and the outcome it reached
 chat         free text between players; not part of the game
 """
 
@@ -14,7 +18,8 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json, as_object, field, int_field, str_field
 
 ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT = "act", "rand-commit", "rand-reveal", "end", "chat"
-TURN_KINDS = (ACT, RAND_COMMIT, RAND_REVEAL, END)
+DECK_LOCK, DECK_REKEY, CARD_KEYS = "deck-lock", "deck-rekey", "card-keys"
+TURN_KINDS = (ACT, RAND_COMMIT, RAND_REVEAL, DECK_LOCK, DECK_REKEY, CARD_KEYS, END)
 MAX_CHAT_CHARS = 500
 
 
@@ -33,11 +38,27 @@ def turn_of(body: dict[str, Json]) -> int:
     return int_field(body, "turn")
 
 
-def act(turn: int, action: dict[str, Json], nonce: bytes | None = None) -> dict[str, Json]:
+def act(
+    turn: int, action: dict[str, Json], nonce: bytes | None = None, card_keys: list[Json] | None = None
+) -> dict[str, Json]:
     body: dict[str, Json] = {"type": ACT, "turn": turn, "action": action}
     if nonce is not None:
         body["nonce"] = nonce.hex()
+    if card_keys is not None:
+        body["card_keys"] = card_keys
     return body
+
+
+def deck_lock(turn: int, cards: list[Json]) -> dict[str, Json]:
+    return {"type": DECK_LOCK, "turn": turn, "cards": cards}
+
+
+def deck_rekey(turn: int, cards: list[Json], commitments: list[Json]) -> dict[str, Json]:
+    return {"type": DECK_REKEY, "turn": turn, "cards": cards, "commitments": commitments}
+
+
+def card_keys(turn: int, keys: list[Json]) -> dict[str, Json]:
+    return {"type": CARD_KEYS, "turn": turn, "keys": keys}
 
 
 def rand_commit(turn: int, digest: bytes) -> dict[str, Json]:
@@ -58,13 +79,16 @@ class Opening:
         return {"purpose": self.purpose, "value": self.value, "nonce": self.nonce.hex()}
 
 
-def end(turn: int, log_hash: bytes, outcome: dict[str, Json], openings: list[Opening]) -> dict[str, Json]:
+def end(
+    turn: int, log_hash: bytes, outcome: dict[str, Json], openings: list[Opening], decks: list[Json]
+) -> dict[str, Json]:
     return {
         "type": END,
         "turn": turn,
         "log": log_hash.hex(),
         "outcome": outcome,
         "openings": [opening.to_wire() for opening in openings],
+        "decks": decks,
     }
 
 

@@ -51,9 +51,13 @@ class MemoryTable:
 
     def step(self) -> bool:
         """Let every seat due to decide do so, then deliver one message; False when all is quiet."""
-        decided = self._decide()
+        decided = self.decide()
+        return self.deliver_next() or decided
+
+    def deliver_next(self) -> bool:
+        """Deliver one message in flight (a random one when there is an rng); False if none is."""
         if not self.in_flight:
-            return decided
+            return False
         index = self.rng.randrange(len(self.in_flight)) if self.rng else 0
         to, via, raw = self.in_flight.pop(index)
         if self.rng and self.rng.random() < self.duplicate:
@@ -67,7 +71,7 @@ class MemoryTable:
         self.delivered += 1
         self._collect(session)
 
-    def _decide(self) -> bool:
+    def decide(self) -> bool:
         decided = False
         for session in self.sessions:
             decision = session.decision()

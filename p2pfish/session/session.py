@@ -19,17 +19,42 @@ that commits to them is built.
 from dataclasses import dataclass
 from typing import Any
 
-from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
+from p2pfish.core.actions import Action, Chance, Commit, Dealt, Reveal, RevealsCards, SecretChoice, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError, ProtocolViolation
-from p2pfish.core.game import AnyRules, Known, Outcome
+from p2pfish.core.game import AnyRules, ChanceRequest, DealRequest, Known, Outcome, ShuffleRequest
 from p2pfish.core.wire import Json, Scalar, as_object, field, scalar
+from p2pfish.crypto import p256
 from p2pfish.crypto.commitment import check_opening, commit, new_nonce
+from p2pfish.crypto.deck import (
+    CardTable,
+    LockedDeck,
+    RekeyedDeck,
+    card_key_commitments,
+    lock_pass,
+    new_card_keys,
+    new_key,
+    new_permutation,
+    rekey_pass,
+)
 from p2pfish.crypto.encoding import encode_scalar, encode_u32, tagged_hash
 from p2pfish.crypto.randomness import contribution_purpose, draw_indices, joint_seed, new_contribution
 from p2pfish.games import get_rules
 from p2pfish.session import bodies
-from p2pfish.session.bodies import ACT, CHAT, END, RAND_COMMIT, RAND_REVEAL, Opening, hex_field, turn_of
+from p2pfish.session.bodies import (
+    ACT,
+    CARD_KEYS,
+    CHAT,
+    DECK_LOCK,
+    DECK_REKEY,
+    END,
+    RAND_COMMIT,
+    RAND_REVEAL,
+    Opening,
+    hex_field,
+    turn_of,
+)
 from p2pfish.session.chains import Chain
+from p2pfish.session.decks import DeckRecord, keys_to_wire, read_deck, read_hashes, read_keys
 from p2pfish.session.envelope import Envelope, Signer, canonical, open_envelope, seal
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import Store
@@ -87,6 +112,12 @@ class Slow:
 Event = Applied | Finished | Stopped | ChatReceived | Slow
 
 
+def _list(value: Json) -> list[Json]:
+    if not isinstance(value, list):
+        raise MalformedInput("expected a list")
+    return value
+
+
 def _fault_kind(error: P2pfishError) -> str:
     if isinstance(error, MalformedInput):
         return "malformed"
@@ -136,7 +167,8 @@ class Session:
         self._rand_commits: dict[int, bytes] = {}
         self._rand_reveals: dict[int, bytes] = {}
         self._pending: dict[int, Envelope] = {}
-        self._ends: set[int] = set()
+        self._ends: dict[int, Envelope] = {}
+        self.decks: dict[str, DeckRecord] = {}
         self._waiting_since: dict[int, float] = {}
         self._slow_told: set[int] = set()
         self._outbox: list[bytes] = []
@@ -221,6 +253,8 @@ class Session:
         for name, record in self._secrets.items():
             if name.startswith("secret/") and isinstance(record, dict):
                 values[name.removeprefix("secret/")] = scalar(record["value"], "a stored secret")
+            elif name.startswith("card/") and isinstance(record, dict):
+                values[name.removeprefix("card/")] = str(record["label"])
         return values
 
     def view(self) -> Any:
@@ -249,10 +283,17 @@ class Session:
         everyone = range(self.setup.players)
         if self.rules.outcome(self.state) is not None:
             return tuple(s for s in everyone if s not in self._ends)
-        if self.rules.chance(self.state) is not None:
+        request = self.rules.chance(self.state)
+        if isinstance(request, ChanceRequest):
             if len(self._rand_commits) < self.setup.players:
                 return tuple(s for s in everyone if s not in self._rand_commits)
             return tuple(s for s in everyone if s not in self._rand_reveals)
+        if isinstance(request, ShuffleRequest):
+            deck = self.decks.get(request.deck)
+            done = 0 if deck is None else len(deck.locks) + len(deck.rekeys)
+            return (done % self.setup.players,)
+        if isinstance(request, DealRequest):
+            return tuple(s for s in everyone if s != request.to and s not in self._pending)
         return tuple(s for s in self.rules.to_act(self.state) if s not in self._pending)
 
     def own_messages(self) -> list[bytes]:
@@ -347,8 +388,12 @@ class Session:
         if outcome is not None:
             return self._end_turn(outcome)
         request = self.rules.chance(self.state)
-        if request is not None:
+        if isinstance(request, ChanceRequest):
             return self._chance_turn(request.purpose, request.pool, request.count)
+        if isinstance(request, ShuffleRequest):
+            return self._shuffle_turn(request)
+        if isinstance(request, DealRequest):
+            return self._deal_turn(request)
         return self._decision_turn(self.rules.to_act(self.state))
 
     def _chance_turn(self, purpose: str, pool: tuple[Scalar, ...], count: int) -> bool:
@@ -382,13 +427,9 @@ class Session:
         if len(self._rand_reveals) < players:
             return progress
         seed = joint_seed(self.session_id, event, [self._rand_reveals[s] for s in range(players)])
-        draw = Chance(tuple(pool[i] for i in draw_indices(seed, len(pool), count)))
-        self._evidence, self._author = (), None
-        self.state = self.rules.apply(self.state, None, draw)
-        self._record(None, draw)
         self._rand_commits.clear()
         self._rand_reveals.clear()
-        self.turn += 1
+        self._apply_chance(Chance(tuple(pool[i] for i in draw_indices(seed, len(pool), count))))
         return True
 
     def _contribution(self) -> tuple[bytes, bytes]:
@@ -399,6 +440,122 @@ class Session:
             record = {"contribution": new_contribution().hex(), "nonce": new_nonce().hex()}
             self._save_secret(name, record)
         return bytes.fromhex(str(record["contribution"])), bytes.fromhex(str(record["nonce"]))
+
+    def _shuffle_turn(self, request: ShuffleRequest) -> bool:
+        """Each seat in seat order locks and shuffles the deck, then each in seat order re-keys it."""
+        if request.deck in self.decks and len(self.decks[request.deck].rekeys) == self.setup.players:
+            raise IllegalAction(f"the rules asked to shuffle {request.deck} twice")
+        deck = self.decks.setdefault(request.deck, DeckRecord(request.deck, CardTable(request.labels)))
+        players, size = self.setup.players, len(request.labels)
+        progress = False
+        while len(deck.rekeys) < players:
+            locking = len(deck.locks) < players
+            seat = len(deck.locks) if locking else len(deck.rekeys)
+            kind = DECK_LOCK if locking else DECK_REKEY
+            if seat == self.seat and (self.turn, kind) not in self._sent:
+                self._emit(self._deck_pass(deck, locking))
+            envelope = self._take(seat, kind)
+            if envelope is None:
+                return progress
+            cards = read_deck(field(envelope.body, "cards"), size, seat)
+            if locking:
+                deck.locks.append(LockedDeck(seat, cards))
+            else:
+                hashes = read_hashes(field(envelope.body, "commitments"), size, seat)
+                deck.rekeys.append(RekeyedDeck(seat, cards, hashes))
+            progress = True
+        self._apply_chance(Shuffled(request.deck, size))
+        return True
+
+    def _deck_pass(self, deck: DeckRecord, locking: bool) -> dict[str, Json]:
+        keys = self._deck_keys(deck.name, len(deck.table))
+        lock_key = int(str(keys["lock_key"]), 16)
+        if locking:
+            permutation = [int(str(i)) for i in keys["permutation"]]  # type: ignore[union-attr]
+            cards = lock_pass(deck.cards, lock_key, permutation)
+            return bodies.deck_lock(self.turn, [card.hex() for card in cards])
+        assert self.seat is not None
+        card_keys = [int(str(k), 16) for k in keys["card_keys"]]  # type: ignore[union-attr]
+        cards = rekey_pass(deck.cards, lock_key, card_keys)
+        hashes = card_key_commitments(self.session_id, self.seat, card_keys)
+        return bodies.deck_rekey(self.turn, [card.hex() for card in cards], [h.hex() for h in hashes])
+
+    def _deck_keys(self, deck: str, size: int) -> dict[str, Json]:
+        """This seat's lock key, permutation and card keys for `deck`, stored before first use."""
+        name = f"deck/{deck}"
+        record = self._secrets.get(name)
+        if not isinstance(record, dict):
+            record = {
+                "lock_key": f"{new_key():064x}",
+                "permutation": list(new_permutation(size)),
+                "card_keys": [f"{key:064x}" for key in new_card_keys(size)],
+            }
+            self._save_secret(name, record)
+        return record
+
+    def _my_card_keys(self, deck: str, positions: tuple[int, ...] | list[int]) -> list[int]:
+        record = self._secrets[f"deck/{deck}"]
+        assert isinstance(record, dict) and isinstance(record["card_keys"], list)
+        return [int(str(record["card_keys"][p]), 16) for p in positions]
+
+    def _deal_turn(self, request: DealRequest) -> bool:
+        """Every seat but the receiver publishes its keys for the dealt positions, checked at once."""
+        deck = self.decks.get(request.deck)
+        if deck is None or len(deck.rekeys) < self.setup.players:
+            raise IllegalAction(f"the rules dealt from {request.deck} before it was shuffled")
+        seats = range(self.setup.players)
+        givers = [s for s in seats if s != request.to]
+        progress = False
+        if self.seat in givers and (self.turn, CARD_KEYS) not in self._sent:
+            keys = self._my_card_keys(request.deck, request.positions)
+            self._emit(bodies.card_keys(self.turn, keys_to_wire(keys)))
+            progress = True
+        for seat in givers:
+            if seat not in self._pending and (envelope := self._take(seat, CARD_KEYS)) is not None:
+                keys = read_keys(field(envelope.body, "keys"), len(request.positions), seat)
+                for position, key in zip(request.positions, keys, strict=True):
+                    deck.accept_key(self.session_id, seat, position, key)
+                self._pending[seat] = envelope
+                progress = True
+        if len(self._pending) < len(givers):
+            return progress
+        self._pending.clear()
+        if request.to is None:
+            labels = tuple(deck.open(p, seats) for p in request.positions)
+            self._apply_chance(Dealt(request.deck, request.positions, None, labels))
+            return True
+        if request.to == self.seat:
+            for position, key in zip(
+                request.positions, self._my_card_keys(request.deck, request.positions), strict=True
+            ):
+                deck.published[(self.seat, position)] = key
+                self._save_secret(f"card/{card_name(request.deck, position)}", {"label": deck.open(position, seats)})
+                del deck.published[(self.seat, position)]
+        self._apply_chance(Dealt(request.deck, request.positions, request.to, None))
+        return True
+
+    def _check_card_reveal(self, seat: int, action: RevealsCards, body: dict[str, Json]) -> None:
+        """The author's own keys must be the committed ones and open exactly the cards it names."""
+        cards = action.revealed_cards()
+        keys = read_keys(field(body, "card_keys"), len(cards), seat)
+        seats = range(self.setup.players)
+        for (deck_name, position, label), key in zip(cards, keys, strict=True):
+            deck = self.decks.get(deck_name)
+            if deck is None:
+                raise IllegalAction(f"turned up a card of {deck_name}, which was never shuffled", seat)
+            deck.accept_key(self.session_id, seat, position, key)
+            if not deck.has_all_keys(position, seats):
+                raise IllegalAction(f"turned up position {position} of {deck_name}, which it was not dealt", seat)
+            if deck.open(position, seats) != label:
+                raise ProtocolViolation(
+                    f"claimed {label} at {deck_name} position {position}, but the card differs", seat
+                )
+
+    def _apply_chance(self, action: Action) -> None:
+        self._evidence, self._author = (), None
+        self.state = self.rules.apply(self.state, None, action)
+        self._record(None, action)
+        self.turn += 1
 
     def _decision_turn(self, seats: tuple[int, ...]) -> bool:
         progress = False
@@ -424,6 +581,8 @@ class Session:
                 nonce = hex_field(envelope.body, "nonce", 32)
                 self._check_opening(seat, action.purpose, action.value, nonce)
                 opened[(seat, action.purpose)] = action.value
+            elif isinstance(action, RevealsCards):
+                self._check_card_reveal(seat, action, envelope.body)
             state = self.rules.apply(state, seat, action)
             actions.append((seat, action))
         self.state = state
@@ -479,6 +638,9 @@ class Session:
             body = bodies.act(self.turn, Commit(choice.purpose, digest).to_wire())
         elif isinstance(choice, Reveal):
             body = bodies.act(self.turn, choice.to_wire(), self._secret_nonce(choice.purpose))
+        elif isinstance(choice, RevealsCards):
+            keys = [self._my_card_keys(deck, [position])[0] for deck, position, _ in choice.revealed_cards()]
+            body = bodies.act(self.turn, choice.to_wire(), card_keys=keys_to_wire(keys))
         else:
             body = bodies.act(self.turn, choice.to_wire())
         self._emit(body)
@@ -496,17 +658,42 @@ class Session:
                 for seat, purpose in self.commitments
                 if seat == self.seat and (seat, purpose) not in self.opened
             ]
-            self._emit(bodies.end(self.turn, self.log_hash, outcome.to_wire(), openings))
+            decks: list[Json] = [self._released_keys(name) for name in self.decks]
+            self._emit(bodies.end(self.turn, self.log_hash, outcome.to_wire(), openings, decks))
             progress = True
         for seat in range(self.setup.players):
             if seat not in self._ends and (envelope := self._take(seat, END)) is not None:
                 self._check_end(seat, envelope, outcome)
-                self._ends.add(seat)
+                self._ends[seat] = envelope
                 progress = True
         if len(self._ends) == self.setup.players:
+            self._audit_decks()
             self.finished = True
             self._events.append(Finished(outcome))
         return progress
+
+    def _released_keys(self, deck: str) -> Json:
+        record = self._secrets[f"deck/{deck}"]
+        assert isinstance(record, dict)
+        return {"deck": deck, "lock_key": record["lock_key"], "card_keys": record["card_keys"]}
+
+    def _audit_decks(self) -> None:
+        """Every deck key is public now: re-check every pass of every deck; blame the first cheat."""
+        for name, deck in self.decks.items():
+            size = len(deck.table)
+            lock_keys: dict[int, int] = {}
+            card_keys: dict[int, list[int]] = {}
+            for seat, envelope in self._ends.items():
+                self._evidence, self._author = (envelope.raw,), seat
+                released = [
+                    d for d in _list(field(envelope.body, "decks")) if isinstance(d, dict) and d.get("deck") == name
+                ]
+                if len(released) != 1:
+                    raise ProtocolViolation(f"did not release its keys of {name} at the end (withheld)", seat)
+                lock_keys[seat] = p256.scalar_from_bytes(bytes.fromhex(str(released[0]["lock_key"])), seat)
+                card_keys[seat] = read_keys(released[0]["card_keys"], size, seat)
+            self._evidence, self._author = (), None
+            deck.audit(self.session_id, lock_keys, card_keys)
 
     def _check_end(self, seat: int, envelope: Envelope, outcome: Outcome) -> None:
         if hex_field(envelope.body, "log", 32) != self.log_hash:

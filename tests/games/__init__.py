@@ -1,0 +1,1 @@
+"""Small games that exist only to test the engine's contract."""

@@ -29,7 +29,7 @@ def test_a_good_transcript_verifies(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "winner" in out
 
 
-def test_a_changed_move_is_caught_and_blamed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_changed_move_is_caught_but_blames_no_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     tampered = lines()
     for index, raw in enumerate(tampered[1:], start=1):
         message = json.loads(raw)
@@ -40,7 +40,7 @@ def test_a_changed_move_is_caught_and_blamed(tmp_path: Path, capsys: pytest.Capt
             break
     code, out = verify(tmp_path, capsys, tampered)
     assert code == 1
-    assert f"FAULT after {len(tampered) - 1} messages: seat {seat}" in out
+    assert f"FAULT after {len(tampered) - 1} messages: unknown peer: a message signed as seat {seat}" in out
     assert "bad signature" in out
     assert "evidence:" in out
 

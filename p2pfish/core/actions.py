@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.wire import Json, Scalar, field, int_field, scalar, str_field
+from p2pfish.core.wire import Json, Scalar, field, hex_bytes, int_field, scalar, str_field
 
 DIGEST_BYTES = 32
 
@@ -150,13 +150,7 @@ def decode_core_action(wire: Mapping[str, Json]) -> Action | None:
             raise MalformedInput(f"chance values must be a list, not {values!r}")
         return Chance(tuple(scalar(v, "a chance value") for v in values))
     if tag == "commit":
-        digest_hex = str_field(wire, "digest")
-        try:
-            digest = bytes.fromhex(digest_hex)
-        except ValueError:
-            raise MalformedInput(f"commit digest is not hex: {digest_hex!r}") from None
-        if len(digest) != DIGEST_BYTES:
-            raise MalformedInput(f"commit digest must be {DIGEST_BYTES} bytes, not {len(digest)}")
+        digest = hex_bytes(str_field(wire, "digest"), "a commit digest", DIGEST_BYTES)
         return Commit(str_field(wire, "purpose"), digest)
     if tag == "reveal":
         return Reveal(str_field(wire, "purpose"), scalar(field(wire, "value"), "a revealed value"))

@@ -40,3 +40,13 @@ def as_object(wire: Json, what: str = "action") -> Mapping[str, Json]:
     if not isinstance(wire, dict):
         raise MalformedInput(f"{what} must be a JSON object, not {wire!r}")
     return wire
+
+
+def hex_bytes(text: str, what: str, size: int | None = None) -> bytes:
+    """Lower-case hex with no spaces (one spelling per value), of exactly `size` bytes when given."""
+    if len(text) % 2 or any(c not in "0123456789abcdef" for c in text):
+        raise MalformedInput(f"{what} must be lower-case hex")
+    value = bytes.fromhex(text)
+    if size is not None and len(value) != size:
+        raise MalformedInput(f"{what} must be {size} bytes, not {len(value)}")
+    return value

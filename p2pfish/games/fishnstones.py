@@ -178,6 +178,10 @@ def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def parse_options(players: int, raw: Mapping[str, str]) -> Options:
     unknown = set(raw) - {"pond", "start"}
     if unknown:
@@ -187,7 +191,7 @@ def parse_options(players: int, raw: Mapping[str, str]) -> Options:
         counts = dict.fromkeys(ITEMS, 0)
         for part in raw["pond"].split(","):
             name, _, number = part.partition(":")
-            if name not in counts or not number.isdigit():
+            if name not in counts or not _is_number(number):
                 raise MalformedInput(f"pond must look like fish:18,stone:9,water:9, not {raw['pond']!r}")
             counts[name] = int(number)
         mix = (counts[FISH], counts[STONE], counts[WATER])
@@ -196,7 +200,7 @@ def parse_options(players: int, raw: Mapping[str, str]) -> Options:
     start: int | None = None
     if raw.get("start", "random") != "random":
         text = raw["start"]
-        if not text.isdigit() or int(text) >= players:
+        if not _is_number(text) or int(text) >= players:
             raise MalformedInput(f"start must be 'random' or a seat 0..{players - 1}, not {text!r}")
         start = int(text)
     return Options(mix, start)
@@ -293,6 +297,8 @@ class FishNStones:
 
     def legal_actions(self, state: State, seat: int, known: Known) -> Sequence[Action]:
         phase = state.phase
+        if not 0 <= seat < state.players:
+            return ()
         if phase == CAST:
             return CASTS[state.round] if state.commitments[seat] is None else ()
         if seat != state.current or phase not in (BAIT, FISHING):

@@ -10,28 +10,46 @@ card-keys    a seat's keys for the cards a deal turns up (all seats but the rece
 end          after the last move: any commitments still closed are opened, every deck key is
              released, and the seat signs the hash of the log it applied and the outcome it reached
 chat         free text between players; not part of the game
+stop         a seat stopped the game: whom it blames, why, and the evidence (not part of the game)
 """
 
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.wire import Json, as_object, field, int_field, str_field
+from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 
-ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT = "act", "rand-commit", "rand-reveal", "end", "chat"
+ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT, STOP = "act", "rand-commit", "rand-reveal", "end", "chat", "stop"
 DECK_LOCK, DECK_REKEY, CARD_KEYS = "deck-lock", "deck-rekey", "card-keys"
 TURN_KINDS = (ACT, RAND_COMMIT, RAND_REVEAL, DECK_LOCK, DECK_REKEY, CARD_KEYS, END)
 MAX_CHAT_CHARS = 500
 
 
+FIELDS = {
+    ACT: {"type", "turn", "action", "nonce", "card_keys"},
+    RAND_COMMIT: {"type", "turn", "digest"},
+    RAND_REVEAL: {"type", "turn", "contribution", "nonce"},
+    DECK_LOCK: {"type", "turn", "cards"},
+    DECK_REKEY: {"type", "turn", "cards", "commitments"},
+    CARD_KEYS: {"type", "turn", "keys"},
+    END: {"type", "turn", "log", "outcome", "openings", "decks"},
+    CHAT: {"type", "text"},
+    STOP: {"type", "seat", "kind", "reason", "evidence"},
+}
+"""The fields each body type may carry; any other field makes the message malformed."""
+
+
+def check_fields(body: dict[str, Json]) -> None:
+    kind = body.get("type")
+    allowed = FIELDS.get(kind) if isinstance(kind, str) else None
+    if allowed is None:
+        raise MalformedInput(f"unknown message type {kind!r}")
+    unknown = set(body) - allowed
+    if unknown:
+        raise MalformedInput(f"a {kind} message has unknown field(s) {', '.join(sorted(unknown))}")
+
+
 def hex_field(obj: dict[str, Json], name: str, size: int | None = None) -> bytes:
-    text = str_field(obj, name)
-    try:
-        value = bytes.fromhex(text)
-    except ValueError:
-        raise MalformedInput(f"{name} must be hex, not {text[:40]!r}") from None
-    if size is not None and len(value) != size:
-        raise MalformedInput(f"{name} must be {size} bytes, not {len(value)}")
-    return value
+    return hex_bytes(str_field(obj, name), name, size)
 
 
 def turn_of(body: dict[str, Json]) -> int:
@@ -105,3 +123,13 @@ def read_openings(body: dict[str, Json]) -> list[Opening]:
 
 def chat(text: str) -> dict[str, Json]:
     return {"type": CHAT, "text": text[:MAX_CHAT_CHARS]}
+
+
+def stop(seat: int | None, kind: str, reason: str, evidence: tuple[bytes, ...]) -> dict[str, Json]:
+    return {
+        "type": STOP,
+        "seat": seat,
+        "kind": kind,
+        "reason": reason[:MAX_CHAT_CHARS],
+        "evidence": [raw.decode("ascii", "replace") for raw in evidence],
+    }

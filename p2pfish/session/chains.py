@@ -36,19 +36,23 @@ class Chain:
             return []
         if seq > self.next_seq:
             waiting = self.ahead.get(seq)
-            if waiting is not None and waiting.hash != envelope.hash:
-                raise _equivocation(waiting, envelope)
+            if waiting is not None:
+                if waiting.hash != envelope.hash:
+                    raise _equivocation(waiting, envelope)
+                return []
             if len(self.ahead) >= MAX_AHEAD:
-                raise ProtocolViolation(f"sent more than {MAX_AHEAD} messages ahead of its chain", self.seat)
+                raise ChainViolation(f"sent more than {MAX_AHEAD} messages ahead of its chain", self.seat, ())
             self.ahead[seq] = envelope
             return []
         accepted = []
         candidate: Envelope | None = envelope
         while candidate is not None:
             if candidate.prev != self.head:
-                raise ProtocolViolation(
+                previous = (self.accepted[-1].raw,) if self.accepted else ()
+                raise ChainViolation(
                     f"message seq {candidate.seq} does not follow seq {candidate.seq - 1} (broken hash chain)",
                     self.seat,
+                    (*previous, candidate.raw),
                 )
             self.accepted.append(candidate)
             self.ready.append(candidate)
@@ -58,5 +62,14 @@ class Chain:
         return accepted
 
 
-def _equivocation(first: Envelope, second: Envelope) -> ProtocolViolation:
-    return ProtocolViolation(f"signed two different messages with seq {first.seq} (equivocation)", first.seat)
+class ChainViolation(ProtocolViolation):
+    """A chain fault with the signed messages that prove it."""
+
+    def __init__(self, reason: str, seat: int, evidence: tuple[bytes, ...]) -> None:
+        super().__init__(reason, seat)
+        self.evidence = evidence
+
+
+def _equivocation(first: Envelope, second: Envelope) -> ChainViolation:
+    reason = f"signed two different messages with seq {first.seq} (equivocation)"
+    return ChainViolation(reason, first.seat, (first.raw, second.raw))

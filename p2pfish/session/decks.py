@@ -4,7 +4,7 @@ checks made on them as they arrive (the full re-check of every pass waits for th
 from dataclasses import dataclass, field
 
 from p2pfish.core.errors import MalformedInput, ProtocolViolation
-from p2pfish.core.wire import Json
+from p2pfish.core.wire import Json, hex_bytes
 from p2pfish.crypto import p256
 from p2pfish.crypto.deck import CardTable, Deck, LockedDeck, RekeyedDeck, open_card, verify_card_key
 from p2pfish.crypto.deck_audit import audit_deck
@@ -77,10 +77,4 @@ def keys_to_wire(keys: list[int]) -> list[Json]:
 def _hex32(value: Json, what: str) -> bytes:
     if not isinstance(value, str):
         raise MalformedInput(f"{what} must be a hex string")
-    try:
-        data = bytes.fromhex(value)
-    except ValueError:
-        raise MalformedInput(f"{what} must be hex") from None
-    if len(data) != 32:
-        raise MalformedInput(f"{what} must be 32 bytes")
-    return data
+    return hex_bytes(value, what, 32)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.wire import Json, as_object, field, int_field, str_field
+from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 from p2pfish.crypto.encoding import length_prefixed
 from p2pfish.crypto.identity import verify
 
@@ -29,6 +29,21 @@ class Signer(Protocol):
 
 def canonical(value: Json) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
+
+
+def _no_floats(text: str) -> Json:
+    raise ValueError(f"a message may not hold the number {text} (integers only)")
+
+
+def parse_json(raw: bytes) -> Json:
+    """Strict JSON: integers only (no floats, NaN or Infinity); any failure is MalformedInput."""
+    try:
+        value: Json = json.loads(raw, parse_float=_no_floats, parse_constant=_no_floats)
+    except RecursionError:
+        raise MalformedInput("a message is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise MalformedInput(f"a message is not valid JSON ({str(error)[:80]})") from None
+    return value
 
 
 @dataclass(frozen=True)
@@ -72,11 +87,7 @@ def open_envelope(raw: bytes) -> Envelope:
     """Decode and check the form of one message (not its signature). Raises MalformedInput."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise MalformedInput(f"a message of {len(raw)} bytes is over the {MAX_MESSAGE_BYTES}-byte limit")
-    try:
-        value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise MalformedInput("a message is not valid JSON") from None
-    obj = dict(as_object(value, "a message"))
+    obj = dict(as_object(parse_json(raw), "a message"))
     if set(obj) != FIELDS:
         raise MalformedInput(f"a message has fields {sorted(obj)}, expected {sorted(FIELDS)}")
     if canonical(obj) != raw:
@@ -90,11 +101,4 @@ def open_envelope(raw: bytes) -> Envelope:
 
 
 def _hex(obj: dict[str, Json], name: str, size: int) -> bytes:
-    text = str_field(obj, name)
-    try:
-        value = bytes.fromhex(text)
-    except ValueError:
-        raise MalformedInput(f"{name} must be hex") from None
-    if len(value) != size or value.hex() != text:
-        raise MalformedInput(f"{name} must be {size} bytes in lower-case hex")
-    return value
+    return hex_bytes(str_field(obj, name), name, size)

@@ -1,7 +1,9 @@
 """A peer's local store: its own secrets, written before any commitment to them is sent, and every
-accepted message, so a crashed peer can resume. MemoryStore for tests, SqliteStore on disk."""
+accepted message, so a crashed peer can resume. MemoryStore for tests, SqliteStore on disk (a file
+only its owner may read: it holds the seat's secrets in the clear)."""
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Protocol
@@ -47,6 +49,10 @@ class SqliteStore:
     """One SQLite file per peer and game; every write is committed before the call returns."""
 
     def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        os.chmod(path, 0o600)
         self._db = sqlite3.connect(str(path), isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")

@@ -1,0 +1,290 @@
+"""The plumbing every turn of a session shares: the state it keeps, checking and chaining
+incoming messages, signing and storing outgoing ones, and recording what the log applies.
+
+A seat's secrets go to its store before the message that commits to them is built; its own
+messages go to the store before they are sent; every message it accepts from another seat is
+stored and relayed to every peer before any message of its own that could depend on it.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2pfish.core.actions import Action
+from p2pfish.core.errors import MalformedInput, ProtocolViolation
+from p2pfish.core.game import AnyRules, Known, Outcome
+from p2pfish.core.wire import Json, Scalar, scalar
+from p2pfish.crypto.encoding import encode_u32, tagged_hash
+from p2pfish.games import get_rules
+from p2pfish.session import bodies
+from p2pfish.session.bodies import (
+    CHAT,
+    STOP,
+    turn_of,
+)
+from p2pfish.session.chains import Chain, ChainViolation
+from p2pfish.session.decks import DeckRecord
+from p2pfish.session.envelope import Envelope, Signer, canonical, open_envelope, seal
+from p2pfish.session.setup import GameSetup
+from p2pfish.session.store import Store
+
+TAG_LOG = b"p2pfish/log/v1"
+CHANCE_SEAT = 0xFFFFFFFF
+SLOW_AFTER_S = 5.0
+DROP_AFTER_S = 60.0
+DECIDE_WITHIN_S = 600.0
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Why the game stopped: the seat at fault (None if unknown), what kind, and the evidence."""
+
+    seat: int | None
+    kind: str
+    reason: str
+    evidence: tuple[bytes, ...] = ()
+
+    def describe(self, names: tuple[str, ...]) -> str:
+        who = "unknown peer" if self.seat is None else f"seat {self.seat} ({names[self.seat]})"
+        return f"{who}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Applied:
+    turn: int
+    seat: int | None
+    action: Action
+
+
+@dataclass(frozen=True)
+class Finished:
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Stopped:
+    fault: Fault
+
+
+@dataclass(frozen=True)
+class ChatReceived:
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Slow:
+    """A seat the game has waited on for a while; it is named as dropped at the drop timeout."""
+
+    seat: int
+
+
+Event = Applied | Finished | Stopped | ChatReceived | Slow
+
+
+FAULT_KINDS = ("malformed", "illegal", "violation", "timeout")
+
+
+class Unattributed(ProtocolViolation):
+    """Proof that someone cheated, without yet knowing who (a deck card that opens to no card)."""
+
+
+class SessionCore:
+    """State and message handling; the turns themselves live in the classes built on this one."""
+
+    def __init__(
+        self,
+        setup: GameSetup,
+        seat: int | None,
+        signer: Signer | None,
+        store: Store,
+        *,
+        slow_after: float = SLOW_AFTER_S,
+        drop_after: float = DROP_AFTER_S,
+        decide_within: float = DECIDE_WITHIN_S,
+        relay: bool = True,
+    ) -> None:
+        if seat is not None and not 0 <= seat < setup.players:
+            raise MalformedInput(f"seat {seat} is not in this {setup.players}-player game")
+        if (seat is None) != (signer is None):
+            raise MalformedInput("a seat needs a signer, and an observer has none")
+        self.setup = setup
+        self.seat = seat
+        self.rules: AnyRules = get_rules(setup.game)
+        self.state: Any = self.rules.new_game(setup.players, setup.option_map)
+        self.session_id = setup.session_id
+        self._signer = signer
+        self._store = store
+        self._slow_after, self._drop_after, self._decide_within = slow_after, drop_after, decide_within
+        self._relay = relay
+        saved = store.load_setup()
+        if saved is None:
+            store.save_setup(setup.to_wire(), seat)
+        elif GameSetup.from_wire(saved[0]).session_id != self.session_id or saved[1] != seat:
+            raise MalformedInput("this store belongs to another game or seat; use a fresh one")
+        self._secrets: dict[str, Json] = store.load_secrets()
+        self.chains = [Chain(s) for s in range(setup.players)]
+        self.turn = 0
+        self.log: list[Applied] = []
+        self.log_hash = tagged_hash(TAG_LOG, self.session_id)
+        self.commitments: dict[tuple[int, str], bytes] = {}
+        self.opened: dict[tuple[int, str], Scalar] = {}
+        self.fault: Fault | None = None
+        self.finished = False
+        self.accepted: list[bytes] = []
+        self._sent: set[tuple[int, str]] = set()
+        self._rand_commits: dict[int, bytes] = {}
+        self._rand_reveals: dict[int, bytes] = {}
+        self._pending: dict[int, Envelope] = {}
+        self._ends: dict[int, Envelope] = {}
+        self.decks: dict[str, DeckRecord] = {}
+        self._waiting_since: dict[int, float] = {}
+        self._slow_told: set[int] = set()
+        self._outbox: list[bytes] = []
+        self._reports: list[Envelope] = []
+        self._events: list[Event] = []
+        self._restoring = False
+        self._evidence: tuple[bytes, ...] = ()
+        self._author: int | None = None
+
+    def take_outbox(self) -> list[bytes]:
+        out, self._outbox = self._outbox, []
+        return out
+
+    def take_events(self) -> list[Event]:
+        out, self._events = self._events, []
+        return out
+
+    def known(self) -> Known:
+        """The local seat's own secret values, by purpose."""
+        values: dict[str, Scalar] = {}
+        for name, record in self._secrets.items():
+            if name.startswith("secret/") and isinstance(record, dict):
+                values[name.removeprefix("secret/")] = scalar(record["value"], "a stored secret")
+            elif name.startswith("card/") and isinstance(record, dict):
+                values[name.removeprefix("card/")] = str(record["label"])
+        return values
+
+    def own_messages(self) -> list[bytes]:
+        """Every message this seat has signed, for resending after a reconnect."""
+        return [] if self.seat is None else [e.raw for e in self.chains[self.seat].accepted]
+
+    def transcript(self) -> list[bytes]:
+        """The game's full signed log as JSON lines: the setup, then every accepted message."""
+        header = canonical({"type": "p2pfish-transcript", "setup": self.setup.to_wire()})
+        return [header, *self.accepted]
+
+    def _ingest(self, raw: bytes, via: int | None) -> None:
+        """Check one message and add it to its author's chain. `via` None: it comes from a file or the
+        store, so a message that no seat's signature vouches for is blamed on nobody."""
+        try:
+            envelope = open_envelope(raw)
+        except MalformedInput as error:
+            self._stop(Fault(via, "malformed", error.reason, (raw,)))
+            return
+        if envelope.session != self.session_id:
+            self._stop(Fault(via, "violation", "sent a message of another game (replay)", (raw,)))
+            return
+        if envelope.seat >= self.setup.players:
+            self._stop(Fault(via, "malformed", f"a message from seat {envelope.seat}, who is not playing", (raw,)))
+            return
+        chain = self.chains[envelope.seat]
+        if envelope.seq < chain.next_seq and chain.accepted[envelope.seq].hash == envelope.hash:
+            return
+        if not envelope.signature_valid(self.setup.roster[envelope.seat]):
+            reason = f"a message signed as seat {envelope.seat} has a bad signature (forged)"
+            self._stop(Fault(via, "violation", reason, (raw,)))
+            return
+        try:
+            accepted = chain.offer(envelope)
+        except ChainViolation as error:
+            self._stop(Fault(error.seat, "violation", error.reason, error.evidence))
+            return
+        for message in accepted:
+            self.accepted.append(message.raw)
+            own = message.seat == self.seat
+            if own and message.kind in bodies.TURN_KINDS:
+                self._sent.add((turn_of(message.body), message.kind))
+            if not own and not self._restoring:
+                self._store.save_message(message.raw)
+                if self._relay and self.seat is not None:
+                    self._outbox.append(message.raw)
+            if message.kind in (CHAT, STOP):
+                chain.ready.remove(message)
+                if not own:
+                    self._side_message(message)
+
+    def _side_message(self, envelope: Envelope) -> None:
+        """Chat and stop reports are not part of any turn: chat is shown at once, a report is kept."""
+        body = envelope.body
+        if envelope.kind == CHAT:
+            text = body.get("text")
+            if isinstance(text, str):
+                self._events.append(ChatReceived(envelope.seat, text[: bodies.MAX_CHAT_CHARS]))
+            return
+        self._reports.append(envelope)
+
+    def _take_report(self) -> None:
+        """Stop on another seat's stop report, once this peer has checked all it holds itself (the
+        report's evidence was relayed before it, so a provable fault is usually found first)."""
+        if self.fault is not None or not self._reports:
+            return
+        envelope = self._reports[0]
+        body = envelope.body
+        blamed = body.get("seat")
+        seat = blamed if isinstance(blamed, int) and 0 <= blamed < self.setup.players else None
+        kind = body.get("kind") if body.get("kind") in FAULT_KINDS else "violation"
+        reason = f"reported by seat {envelope.seat}: {str(body.get('reason'))[: bodies.MAX_CHAT_CHARS]}"
+        self._stop(Fault(seat, str(kind), reason, (envelope.raw,)), tell_others=False)
+
+    def _emit(self, body: dict[str, Json]) -> None:
+        assert self.seat is not None and self._signer is not None
+        chain = self.chains[self.seat]
+        envelope = seal(self._signer, self.session_id, self.seat, seq=chain.next_seq, prev=chain.head, body=body)
+        self._store.save_message(envelope.raw)
+        self._ingest(envelope.raw, via=self.seat)
+        self._outbox.append(envelope.raw)
+
+    def _take(self, seat: int, kind: str) -> Envelope | None:
+        """The next message of `seat` if it is the `kind` this turn awaits; a different one is a fault."""
+        chain = self.chains[seat]
+        if not chain.ready:
+            return None
+        envelope = chain.ready[0]
+        self._evidence, self._author = (envelope.raw,), seat
+        bodies.check_fields(envelope.body)
+        turn = turn_of(envelope.body) if envelope.kind in bodies.TURN_KINDS else None
+        if envelope.kind != kind or turn != self.turn:
+            sent = envelope.kind or "an unknown message"
+            raise ProtocolViolation(f"sent {sent} for turn {turn} while turn {self.turn} awaits its {kind}", seat)
+        chain.ready.popleft()
+        self._waiting_since.pop(seat, None)
+        self._slow_told.discard(seat)
+        return envelope
+
+    def _apply_chance(self, action: Action) -> None:
+        self._evidence, self._author = (), None
+        self.state = self.rules.apply(self.state, None, action)
+        self._record(None, action)
+        self.turn += 1
+
+    def _record(self, seat: int | None, action: Action) -> None:
+        entry = Applied(self.turn, seat, action)
+        self.log.append(entry)
+        who = CHANCE_SEAT if seat is None else seat
+        self.log_hash = tagged_hash(
+            TAG_LOG, self.log_hash, encode_u32(self.turn), encode_u32(who), canonical(action.to_wire())
+        )
+        self._events.append(entry)
+
+    def _save_secret(self, name: str, record: dict[str, Json]) -> None:
+        self._store.save_secret(name, record)
+        self._secrets[name] = record
+
+    def _stop(self, fault: Fault, *, tell_others: bool = True) -> None:
+        """Stop the game for good; a player's session tells the other peers why, with the evidence."""
+        if self.fault is not None:
+            return
+        self.fault = fault
+        self._events.append(Stopped(fault))
+        if tell_others and self.seat is not None and not self._restoring:
+            self._emit(bodies.stop(fault.seat, fault.kind, fault.reason, fault.evidence[:2]))

@@ -97,6 +97,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_identity(args: argparse.Namespace) -> int:
+    from p2pfish.crypto.identity import KEY_FILE_NAME, config_dir, load_or_create
+
+    folder = config_dir() if args.dir is None else args.dir
+    identity = load_or_create(folder)
+    print(f"fingerprint {identity.fingerprint}")
+    print(f"public key  {identity.public_bytes.hex()}")
+    print(f"key file    {folder}/{KEY_FILE_NAME} (readable by you alone)")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
@@ -125,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+    ident = command("identity", cmd_identity, "show your player key (created on first use), which signs your moves")
+    ident.add_argument("--dir", help="keep the key in this folder instead of $XDG_CONFIG_HOME/p2pfish")
 
     verify = command("verify", cmd_verify, "re-check a game's signed transcript and print its outcome")
     verify.add_argument("file", help="a transcript (JSON lines) written by a peer")

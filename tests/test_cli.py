@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,25 @@ def test_python_dash_m_runs_and_help_lists_commands() -> None:
     assert done.returncode == 0
     for command in ("play", "selfplay", "bench"):
         assert command in done.stdout
+
+
+def test_identity_is_created_once_under_xdg_config_home(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    code, first, _ = run(capsys, "identity")
+    assert code == 0 and "fingerprint" in first
+    key_file = tmp_path / "p2pfish" / "identity_ed25519.pem"
+    assert key_file.exists() and key_file.stat().st_mode & 0o077 == 0
+    _, again, _ = run(capsys, "identity")
+    assert again == first
+
+
+def test_an_identity_others_can_read_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    run(capsys, "identity")
+    (tmp_path / "p2pfish" / "identity_ed25519.pem").chmod(0o644)
+    code, _, err = run(capsys, "identity")
+    assert code == 2 and "identity" in err and "Traceback" not in err

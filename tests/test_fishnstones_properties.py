@@ -10,7 +10,7 @@ import copy
 import hashlib
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
@@ -297,7 +297,7 @@ def scrambled(state: State, seat: int) -> State:
     rotate = {"fish": "stone", "stone": "water", "water": "fish"}
     pond = tuple(tuple(rotate[c] for c in stack[:-1]) + stack[-1:] for stack in state.pond)
     buckets = tuple(b if s == seat or state.phase == OVER else (b[1], b[2], b[0]) for s, b in enumerate(state.buckets))
-    return replace(state, pond=pond, buckets=buckets)
+    return state._replace(pond=pond, buckets=buckets)
 
 
 @SETTINGS

@@ -9,7 +9,6 @@ import copy
 import hashlib
 import json
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -548,8 +547,7 @@ def test_legal_baits_are_exactly_the_orthogonal_moves_into_the_own_column(player
     table.fill(BAIT_POND)
     table.cast(*(column if s == seat else 1 for s in range(players)))
     # Empty two spots so that the source rule matters.
-    table.state = replace(
-        table.state,
+    table.state = table.state._replace(
         pond=tuple(() if n in ("b2", "a1") else s for n, s in zip(ALL_SPOTS, table.state.pond, strict=True)),
     )
     legal = table.legal(seat)
@@ -1065,7 +1063,7 @@ def test_scripted_games_score_and_break_ties(
 def test_end_state_tie_breaks(
     buckets: tuple[tuple[int, int, int], ...], scores: tuple[int, ...], winners: tuple[int, ...]
 ) -> None:
-    state = replace(Table(len(buckets)).state, phase=OVER, round=4, buckets=buckets)
+    state = Table(len(buckets)).state._replace(phase=OVER, round=4, buckets=buckets)
     outcome = RULES.outcome(state)
     assert outcome is not None
     assert outcome.scores == scores
@@ -1088,8 +1086,7 @@ def test_view_shows_tops_and_heights_only() -> None:
     assert view.to_wire()["pond"][sp("b2")] == "waterx2"
     assert view.to_wire()["pond"][sp("b1")] is None
     # The covered fish under b2 appears nowhere in the view: replace it and nothing changes.
-    hidden = replace(
-        table.state,
+    hidden = table.state._replace(
         pond=tuple(("stone", "water") if i == sp("b2") else s for i, s in enumerate(table.state.pond)),
     )
     for seat in (0, 1):

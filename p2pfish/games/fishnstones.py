@@ -6,8 +6,8 @@ A seat's columns are numbered 1-3 from its own left, each listed from its own sh
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Final, TypeVar
+from dataclasses import dataclass
+from typing import Final, NamedTuple, TypeVar
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
@@ -129,8 +129,9 @@ class Options:
     """A start seat chosen in the lobby; None draws it with chance."""
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
+    """Immutable (a NamedTuple: cheap to copy with one field changed, which the engine does a lot)."""
+
     players: int
     options: Options
     phase: str
@@ -209,8 +210,7 @@ def parse_options(players: int, raw: Mapping[str, str]) -> Options:
 # --- the rules -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What one seat sees."""
 
     seat: int
@@ -278,7 +278,7 @@ class FishNStones:
             cats=(None,) * players,
             baits=(),
         )
-        return state if opts.start is None else replace(state, phase=FILL, start=opts.start)
+        return state if opts.start is None else state._replace(phase=FILL, start=opts.start)
 
     def chance(self, state: State) -> ChanceRequest | None:
         if state.phase == START:
@@ -345,10 +345,10 @@ class FishNStones:
         if state.phase == START:
             start = action.values[0]
             assert isinstance(start, int)
-            return replace(state, phase=FILL, start=start)
+            return state._replace(phase=FILL, start=start)
         pond = tuple((*stack, str(card)) for stack, card in zip(state.pond, action.values, strict=True))
         pile = tuple(n - action.values.count(item) for item, n in zip(ITEMS, state.pile, strict=True))
-        return replace(state, phase=CAST, pond=pond, pile=(pile[0], pile[1], pile[2]))
+        return state._replace(phase=CAST, pond=pond, pile=(pile[0], pile[1], pile[2]))
 
     def _apply_commit(self, state: State, seat: int, action: Action) -> State:
         if not isinstance(action, Commit):
@@ -357,8 +357,8 @@ class FishNStones:
             raise IllegalAction(f"commitment for {action.purpose!r}, expected {cat_purpose(state.round)!r}", seat)
         commitments = _replace_at(state.commitments, seat, action.digest)
         if all(c is not None for c in commitments):
-            return replace(state, commitments=commitments, phase=BAIT, turn=0)
-        return replace(state, commitments=commitments)
+            return state._replace(commitments=commitments, phase=BAIT, turn=0)
+        return state._replace(commitments=commitments)
 
     def _apply_bait(self, state: State, seat: int, action: Action) -> State:
         if isinstance(action, NoBait):
@@ -374,7 +374,7 @@ class FishNStones:
         pond = list(state.pond)
         pond[action.target] = pond[action.target] + pond[action.source]
         pond[action.source] = ()
-        baited = replace(state, pond=tuple(pond), baits=(*state.baits, (seat, action.target, action.source)))
+        baited = state._replace(pond=tuple(pond), baits=(*state.baits, (seat, action.target, action.source)))
         return self._next_turn(baited, BAIT)
 
     def _apply_fishing(self, state: State, seat: int, action: Action) -> State:
@@ -396,8 +396,7 @@ class FishNStones:
         stack = state.pond[action.spot]
         if not stack:
             raise IllegalAction(f"{SPOT_NAMES[action.spot]} is empty", seat)
-        fished = replace(
-            state,
+        fished = state._replace(
             pond=_replace_at(state.pond, action.spot, ()),
             buckets=_replace_at(state.buckets, seat, _add(state.buckets[seat], stack)),
         )
@@ -417,18 +416,17 @@ class FishNStones:
                     f"the revealed cat column {column}",
                     seat,
                 )
-        return replace(state, cats=_replace_at(state.cats, seat, column))
+        return state._replace(cats=_replace_at(state.cats, seat, column))
 
     def _next_turn(self, state: State, phase: str) -> State:
         turn = state.turn + 1
         if turn < state.players:
-            return replace(state, turn=turn)
+            return state._replace(turn=turn)
         if phase == BAIT:
-            return replace(state, phase=FISHING, turn=0)
+            return state._replace(phase=FISHING, turn=0)
         if state.round == ROUNDS:
-            return replace(state, phase=OVER, turn=0)
-        return replace(
-            state,
+            return state._replace(phase=OVER, turn=0)
+        return state._replace(
             phase=FILL,
             round=state.round + 1,
             start=(state.start + 1) % state.players,

@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from toy_games.highcard import DECK, LABELS, RULES, PlayFaceDown
 
-from p2pfish.core.actions import Dealt, RevealCard
+from p2pfish.core.actions import Dealt
 from p2pfish.core.wire import Json
 from p2pfish.crypto import p256
 from p2pfish.crypto.identity import Identity
@@ -19,7 +20,6 @@ from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
-from tests.games.highcard import DECK, LABELS, RULES, PlayFaceDown
 
 
 @pytest.fixture(autouse=True)
@@ -159,21 +159,22 @@ def test_withholding_deck_keys_at_the_end_is_blamed() -> None:
 
 
 def test_turning_up_another_card_than_the_one_played_is_caught() -> None:
-    game = table(2)
-    game.start()
-    while not (game.sessions[0].decision() and game.sessions[0].state.phase == "show") and game.step():
-        pass
-    session = game.sessions[0]
-    played = session.state.played[0]
-    real = session.known()[f"{DECK}#{played}"]
-    fake = next(label for label in LABELS if label != real)
-    keys = [session._my_card_keys(DECK, [played])[0]]
-    forged_body = bodies.act(session.turn, RevealCard(DECK, played, fake).to_wire(), card_keys=[f"{keys[0]:064x}"])
-    session._emit(forged_body)
+    def claim_another(body: dict[str, Json]) -> dict[str, Json]:
+        action = dict(body["action"])  # type: ignore[arg-type]
+        action["label"] = next(label for label in LABELS if label != action["label"])
+        return {**body, "action": action}
+
+    def is_card_reveal(body: dict[str, Json]) -> dict[str, Json]:
+        action = body.get("action")
+        if isinstance(action, dict) and action.get("t") == "reveal-card":
+            return claim_another(body)
+        return body
+
+    game = with_cheater(table(2), 0, is_card_reveal)
     game.run()
-    honest = game.sessions[1]
-    assert honest.fault is not None and (honest.fault.seat, honest.fault.kind) == (0, "violation")
-    assert "card differs" in honest.fault.reason
+    session = game.sessions[1]
+    assert session.fault is not None and (session.fault.seat, session.fault.kind) == (0, "violation")
+    assert "card differs" in session.fault.reason
 
 
 def test_playing_a_card_not_held_is_illegal() -> None:

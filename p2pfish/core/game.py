@@ -80,6 +80,11 @@ class GameRules(Protocol[State, View_co]):
         """The seats whose action the game waits for (several in a simultaneous phase)."""
         ...
 
+    def reveal_due(self, state: State, seat: int) -> bool:
+        """Whether `seat` must now open a secret it holds (a commitment, a face-down card): a move
+        its software makes by itself, with no decision, so a silence then is not thinking time."""
+        ...
+
     def legal_actions(self, state: State, seat: int, known: Known) -> Sequence[Action]:
         """What `seat` may do now, given its own secrets. Empty when it is not to act."""
         ...

@@ -295,6 +295,9 @@ class FishNStones:
             return (state.current,)
         return ()
 
+    def reveal_due(self, state: State, seat: int) -> bool:
+        return state.phase == FISHING and seat == state.current and state.cats[seat] is None
+
     def legal_actions(self, state: State, seat: int, known: Known) -> Sequence[Action]:
         phase = state.phase
         if not 0 <= seat < state.players:

@@ -125,11 +125,26 @@ def chat(text: str) -> dict[str, Json]:
     return {"type": CHAT, "text": text[:MAX_CHAT_CHARS]}
 
 
+MAX_EVIDENCE_BYTES = 16 * 1024
+"""Evidence carried by a stop report, in all: escaped inside the report, it stays under the size limit."""
+
+
 def stop(seat: int | None, kind: str, reason: str, evidence: tuple[bytes, ...]) -> dict[str, Json]:
-    return {
-        "type": STOP,
-        "seat": seat,
-        "kind": kind,
-        "reason": reason[:MAX_CHAT_CHARS],
-        "evidence": [raw.decode("ascii", "replace") for raw in evidence],
-    }
+    carried: list[Json] = []
+    budget = MAX_EVIDENCE_BYTES
+    for raw in evidence:
+        if len(raw) <= budget:
+            carried.append(raw.decode("ascii", "replace"))
+            budget -= len(raw)
+    return {"type": STOP, "seat": seat, "kind": kind, "reason": reason[:MAX_CHAT_CHARS], "evidence": carried}
+
+
+def read_evidence(body: dict[str, Json]) -> list[bytes]:
+    items = body.get("evidence")
+    if not isinstance(items, list):
+        return []
+    return [item.encode("ascii", "replace") for item in items if isinstance(item, str)][:2]
+
+
+def report_reason(body: dict[str, Json]) -> str:
+    return str(body.get("reason"))[:MAX_CHAT_CHARS]

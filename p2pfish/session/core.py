@@ -81,9 +81,6 @@ class Slow:
 Event = Applied | Finished | Stopped | ChatReceived | Slow
 
 
-FAULT_KINDS = ("malformed", "illegal", "violation", "timeout")
-
-
 class Unattributed(ProtocolViolation):
     """Proof that someone cheated, without yet knowing who (a deck card that opens to no card)."""
 
@@ -222,19 +219,6 @@ class SessionCore:
                 self._events.append(ChatReceived(envelope.seat, text[: bodies.MAX_CHAT_CHARS]))
             return
         self._reports.append(envelope)
-
-    def _take_report(self) -> None:
-        """Stop on another seat's stop report, once this peer has checked all it holds itself (the
-        report's evidence was relayed before it, so a provable fault is usually found first)."""
-        if self.fault is not None or not self._reports:
-            return
-        envelope = self._reports[0]
-        body = envelope.body
-        blamed = body.get("seat")
-        seat = blamed if isinstance(blamed, int) and 0 <= blamed < self.setup.players else None
-        kind = body.get("kind") if body.get("kind") in FAULT_KINDS else "violation"
-        reason = f"reported by seat {envelope.seat}: {str(body.get('reason'))[: bodies.MAX_CHAT_CHARS]}"
-        self._stop(Fault(seat, str(kind), reason, (envelope.raw,)), tell_others=False)
 
     def _emit(self, body: dict[str, Json]) -> None:
         assert self.seat is not None and self._signer is not None

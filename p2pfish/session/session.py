@@ -130,8 +130,8 @@ class Session(RandomTurns, DeckTurns):
             if seat not in waiting:
                 del self._waiting_since[seat]
                 self._slow_told.discard(seat)
-        limit = self._decide_within if self._deciding() else self._drop_after
         for seat in sorted(waiting):
+            limit = self._decide_within if self._deciding(seat) else self._drop_after
             since = self._waiting_since.setdefault(seat, now)
             if now - since >= limit:
                 self._stop(Fault(seat, "timeout", f"sent nothing for {limit:.0f} s: dropped"))
@@ -140,10 +140,12 @@ class Session(RandomTurns, DeckTurns):
                 self._slow_told.add(seat)
                 self._events.append(Slow(seat))
 
-    def _deciding(self) -> bool:
-        """Whether the current turn waits for players' decisions (not for automatic protocol steps)."""
+    def _deciding(self, seat: int) -> bool:
+        """Whether the current turn waits for `seat` to decide (not for an automatic protocol step)."""
         state = self.state
-        return self.rules.outcome(state) is None and self.rules.chance(state) is None
+        if self.rules.outcome(state) is not None or self.rules.chance(state) is not None:
+            return False
+        return not self.rules.reveal_due(state, seat)
 
     def view(self) -> Any:
         assert self.seat is not None
@@ -202,7 +204,19 @@ class Session(RandomTurns, DeckTurns):
                     raise
                 reason = f"a message could not be processed ({type(error).__name__}: {str(error)[:80]})"
                 self._stop(Fault(self._author, "malformed", reason, self._evidence))
-        self._take_report()
+        if self.fault is None and self._reports:
+            self._check_report(self._reports.pop(0))
+
+    def _check_report(self, report: Envelope) -> None:
+        """Another seat stopped the game. Check its evidence here: a fault this peer can prove itself
+        stands; otherwise the game stops all the same, but nobody is named on the reporter's word."""
+        for raw in bodies.read_evidence(report.body):
+            if self.fault is None:
+                self._ingest(raw, via=None)
+        self._advance()
+        if self.fault is None:
+            reason = f"seat {report.seat} stopped the game: {bodies.report_reason(report.body)} (not proven here)"
+            self._stop(Fault(None, "report", reason, (report.raw,)), tell_others=False)
 
     def _step(self) -> bool:
         outcome = self.rules.outcome(self.state)
@@ -275,7 +289,8 @@ class Session(RandomTurns, DeckTurns):
         if decision is None:
             return False
         legal = decision[1]
-        if len(legal) == 1 and isinstance(legal[0], Reveal):
+        assert self.seat is not None
+        if len(legal) == 1 and self.rules.reveal_due(self.state, self.seat):
             self._act_now(legal[0])
             return True
         for choice in legal:

@@ -73,6 +73,9 @@ class HighCard:
             return (state.shown.index(None),)
         return ()
 
+    def reveal_due(self, state: State, seat: int) -> bool:
+        return state.phase == "show" and seat in self.to_act(state)
+
     def legal_actions(self, state: State, seat: int, known: Known) -> Sequence[Action]:
         if seat not in self.to_act(state):
             return ()

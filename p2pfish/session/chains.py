@@ -41,7 +41,9 @@ class Chain:
                     raise _equivocation(waiting, envelope)
                 return []
             if len(self.ahead) >= MAX_AHEAD:
-                raise ChainViolation(f"sent more than {MAX_AHEAD} messages ahead of its chain", self.seat, ())
+                raise ChainViolation(
+                    f"sent more than {MAX_AHEAD} messages ahead of its chain", self.seat, (envelope.raw,)
+                )
             self.ahead[seq] = envelope
             return []
         accepted = []

@@ -138,6 +138,8 @@ class SessionCore:
         self._slow_told: set[int] = set()
         self._outbox: list[bytes] = []
         self._reports: list[Envelope] = []
+        self._own_stop: Envelope | None = None
+        """This seat's own stop report, if it sent one (a resumed peer stays stopped)."""
         self._events: list[Event] = []
         self._restoring = False
         self._evidence: tuple[bytes, ...] = ()
@@ -209,16 +211,24 @@ class SessionCore:
                 chain.ready.remove(message)
                 if not own:
                     self._side_message(message)
+                elif message.kind == STOP:
+                    self._own_stop = message
 
     def _side_message(self, envelope: Envelope) -> None:
         """Chat and stop reports are not part of any turn: chat is shown at once, a report is kept."""
         body = envelope.body
+        try:
+            bodies.check_fields(body)
+        except MalformedInput as error:
+            self._stop(Fault(envelope.seat, "malformed", error.reason, (envelope.raw,)))
+            return
         if envelope.kind == CHAT:
             text = body.get("text")
             if isinstance(text, str):
                 self._events.append(ChatReceived(envelope.seat, text[: bodies.MAX_CHAT_CHARS]))
             return
-        self._reports.append(envelope)
+        if not self.finished:
+            self._reports.append(envelope)
 
     def _emit(self, body: dict[str, Json]) -> None:
         assert self.seat is not None and self._signer is not None

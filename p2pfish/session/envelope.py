@@ -19,6 +19,7 @@ from p2pfish.crypto.identity import verify
 
 TAG_ENVELOPE = b"p2pfish/envelope/v1"
 MAX_MESSAGE_BYTES = 64 * 1024
+MAX_DEPTH = 16
 GENESIS = bytes(32)
 FIELDS = {"body", "prev", "seat", "seq", "session", "sig"}
 
@@ -87,7 +88,10 @@ def open_envelope(raw: bytes) -> Envelope:
     """Decode and check the form of one message (not its signature). Raises MalformedInput."""
     if len(raw) > MAX_MESSAGE_BYTES:
         raise MalformedInput(f"a message of {len(raw)} bytes is over the {MAX_MESSAGE_BYTES}-byte limit")
-    obj = dict(as_object(parse_json(raw), "a message"))
+    value = parse_json(raw)
+    if _depth(value) > MAX_DEPTH:
+        raise MalformedInput(f"a message is nested more than {MAX_DEPTH} levels deep")
+    obj = dict(as_object(value, "a message"))
     if set(obj) != FIELDS:
         raise MalformedInput(f"a message has fields {sorted(obj)}, expected {sorted(FIELDS)}")
     if canonical(obj) != raw:
@@ -98,6 +102,17 @@ def open_envelope(raw: bytes) -> Envelope:
         raise MalformedInput("seat and seq must not be negative")
     body = as_object(field(obj, "body"), "a message body")
     return Envelope(session, seat, seq, prev, dict(body), sig, raw, hashlib.sha256(raw).digest())
+
+
+def _depth(value: Json) -> int:
+    """How deeply lists and objects nest in `value` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _hex(obj: dict[str, Json], name: str, size: int) -> bytes:

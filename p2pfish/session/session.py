@@ -94,6 +94,12 @@ class Session(RandomTurns, DeckTurns):
             session._ingest(raw, via=None)
         session._restoring = False
         session._advance()
+        if session.fault is None and session._own_stop is not None:
+            body = session._own_stop.body
+            reason = f"this peer stopped the game before it restarted: {bodies.report_reason(body)}"
+            blamed = body.get("seat")
+            seat = blamed if type(blamed) is int and 0 <= blamed < session.setup.players else None
+            session._stop(Fault(seat, str(body.get("kind")), reason, (session._own_stop.raw,)), tell_others=False)
         return session
 
     def start(self) -> None:

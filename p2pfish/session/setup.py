@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.wire import Json, as_object, field, int_field, str_field
+from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 from p2pfish.crypto.encoding import encode_text, encode_u32, tagged_hash
 
 TAG_SESSION = b"p2pfish/session/v1"
@@ -80,15 +80,13 @@ class GameSetup:
         roster, names = field(obj, "roster"), field(obj, "names")
         if not isinstance(roster, list) or not isinstance(names, list):
             raise MalformedInput("roster and names must be lists")
-        try:
-            keys = tuple(bytes.fromhex(str(key)) for key in roster)
-            nonce = bytes.fromhex(str_field(obj, "nonce"))
-        except ValueError:
-            raise MalformedInput("roster keys and nonce must be hex") from None
+        if not all(isinstance(x, str) for x in [*roster, *names, *options.values()]):
+            raise MalformedInput("roster keys, names and option values must be strings")
+        keys = tuple(hex_bytes(str(key), "a roster key", PUBLIC_KEY_BYTES) for key in roster)
         return cls(
             str_field(obj, "game"),
-            tuple(sorted((str(k), str(v)) for k, v in options.items())),
+            tuple(sorted((key, str(value)) for key, value in options.items())),
             keys,
             tuple(str(name) for name in names),
-            nonce,
+            hex_bytes(str_field(obj, "nonce"), "the setup nonce", NONCE_BYTES),
         )

@@ -6,11 +6,15 @@ Heavy modules (crypto, the UI) are imported inside the commands that need them, 
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
+
+if TYPE_CHECKING:
+    from p2pfish.netplay import PeerOptions
 
 EXIT_USAGE = 2
 
@@ -108,6 +112,49 @@ def cmd_identity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _peer_options(args: argparse.Namespace) -> "PeerOptions":
+    from p2pfish.bots import BOT_KINDS
+    from p2pfish.net.node import NodeTimers
+    from p2pfish.netplay import PeerOptions
+
+    if args.bot is None and args.command != "resume":
+        raise MalformedInput("the terminal UI is not there yet: play headless with --bot " + "|".join(BOT_KINDS))
+    if args.bot is not None and args.bot not in BOT_KINDS:
+        raise MalformedInput(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
+    if args.timeout <= 0:
+        raise MalformedInput("--timeout must be a positive number of seconds")
+    timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
+    return PeerOptions(
+        args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
+        args.json, timers,
+    )  # fmt: skip
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from p2pfish.netplay import host_game, run
+
+    options = _peer_options(args)
+    game = host_game(
+        args.game, args.players, game_options=_options(args.option), bind_host=args.bind, port=args.port,
+        code=args.code, options=options,
+    )  # fmt: skip
+    return run(game)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from p2pfish.netplay import join_game, run
+
+    if args.address is None:
+        raise MalformedInput("give the lobby's HOST:PORT (finding lobbies on the LAN comes with `p2pfish lobbies`)")
+    return run(join_game(args.address, args.code, _peer_options(args), args.wait))
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from p2pfish.netplay import resume_game, run
+
+    return run(resume_game(args.store, _peer_options(args)))
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
@@ -136,6 +183,36 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def peer_flags(sub: argparse.ArgumentParser, *, bot_default: str | None = None) -> None:
+        sub.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
+        sub.add_argument("--bot", default=bot_default, help="play headless with this bot (random, greedy)")
+        sub.add_argument("--seed", type=int, default=None, help="seed for the bot's own choices")
+        sub.add_argument("--identity-dir", help="keep the player key here instead of $XDG_CONFIG_HOME/p2pfish")
+        sub.add_argument("--transcript", help="write the game's signed log to this file at the end")
+        sub.add_argument("--timeout", type=float, default=30.0, help="seconds of silence before a peer is dropped")
+        sub.add_argument("--json", action="store_true", help="print one JSON line with the result at the end")
+
+    host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
+    host.add_argument("game")
+    host.add_argument("--players", type=int, default=4)
+    host.add_argument("--port", type=int, default=0, help="lobby port (default: any free port)")
+    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
+    host.add_argument("--code", help="use this join code instead of a fresh one")
+    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    host.add_argument("--store", help="this peer's game store (default: under $XDG_STATE_HOME/p2pfish)")
+    peer_flags(host)
+
+    join = command("join", cmd_join, "join a lobby with its join code, then play")
+    join.add_argument("address", nargs="?", help="the lobby's HOST:PORT")
+    join.add_argument("--code", required=True, help="the join code the host shows")
+    join.add_argument("--wait", type=float, default=600.0, help="seconds to wait for the game to start")
+    join.add_argument("--store", help="this peer's game store (default: under $XDG_STATE_HOME/p2pfish)")
+    peer_flags(join)
+
+    resume = command("resume", cmd_resume, "rejoin a game this peer left (crashed or stopped) from its store")
+    resume.add_argument("store", help="the peer's game store, as printed when the game started")
+    peer_flags(resume, bot_default=None)
 
     ident = command("identity", cmd_identity, "show your player key (created on first use), which signs your moves")
     ident.add_argument("--dir", help="keep the key in this folder instead of $XDG_CONFIG_HOME/p2pfish")

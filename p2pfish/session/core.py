@@ -163,6 +163,14 @@ class SessionCore:
                 values[name.removeprefix("card/")] = str(record["label"])
         return values
 
+    def have(self) -> list[int]:
+        """How many messages of each author this peer has accepted: what it tells peers it holds."""
+        return [chain.next_seq for chain in self.chains]
+
+    def chain_messages(self, author: int, start: int, limit: int) -> list[bytes]:
+        """Up to `limit` accepted messages of `author` from seq `start` on, to resend to a peer."""
+        return [envelope.raw for envelope in self.chains[author].accepted[start : start + limit]]
+
     def own_messages(self) -> list[bytes]:
         """Every message this seat has signed, for resending after a reconnect."""
         return [] if self.seat is None else [e.raw for e in self.chains[self.seat].accepted]

@@ -126,6 +126,11 @@ class Session(RandomTurns, DeckTurns):
         if self.seat is not None and self.fault is None:
             self._emit(bodies.chat(text))
 
+    def drop(self, seat: int, reason: str) -> None:
+        """The transport lost `seat` for good (no sign of life past its timeout): stop the game."""
+        if self.fault is None and not self.finished:
+            self._stop(Fault(seat, "timeout", reason))
+
     def tick(self, now: float) -> None:
         """Let time pass: name slow seats, and stop the game when one stays silent too long — past
         `drop_after` when its software answers by itself, past `decide_within` when a player decides."""

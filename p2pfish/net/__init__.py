@@ -1,0 +1,1 @@
+"""The ZeroMQ network layer: transport, lobby, discovery and the peer runner."""

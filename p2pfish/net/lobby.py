@@ -1,0 +1,247 @@
+"""The lobby: where players meet before a game. Its host is only a rendezvous.
+
+Each player brings a card: its name, its Ed25519 identity, the CURVE key and endpoint of its
+mesh, all signed by the identity. A joiner proves it knows the join code: every lobby message
+carries an HMAC under a key hashed from the code, so a wrong code is refused and nobody without
+it can join or speak for the host. When the table is full the host fixes the game setup (game,
+options, roster, a fresh nonce) and sends it with every card; from then on the peers talk to each
+other directly over CURVE and the host is a player like any other.
+
+The lobby link itself is not encrypted: it carries only public keys, names and addresses.
+"""
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import zmq
+import zmq.asyncio
+
+from p2pfish.core.errors import MalformedInput, P2pfishError
+from p2pfish.core.wire import Json, as_object, hex_bytes, str_field
+from p2pfish.crypto.encoding import encode_text, length_prefixed, tagged_hash
+from p2pfish.crypto.identity import Identity, verify
+from p2pfish.session.envelope import canonical, parse_json
+from p2pfish.session.setup import GameSetup
+
+TAG_CODE = b"p2pfish/join-code/v1"
+TAG_CARD = b"p2pfish/player-card/v1"
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_LOBBY_MESSAGE = 16 * 1024
+
+
+class LobbyRefused(P2pfishError):
+    """The lobby would not let this player in (wrong code, full, or already started)."""
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(code: str) -> str:
+    return code.strip().upper().replace("-", "").replace(" ", "")
+
+
+def code_key(code: str) -> bytes:
+    return tagged_hash(TAG_CODE, encode_text(normal_code(code)))
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    name: str
+    identity: bytes
+    curve_public: str
+    endpoint: str
+    signature: bytes
+
+    @staticmethod
+    def signed_part(name: str, identity: bytes, curve_public: str, endpoint: str) -> bytes:
+        return length_prefixed(TAG_CARD, encode_text(name), identity, curve_public.encode(), endpoint.encode())
+
+    @classmethod
+    def make(cls, identity: Identity, name: str, curve_public: str, endpoint: str) -> "PlayerCard":
+        signed = cls.signed_part(name, identity.public_bytes, curve_public, endpoint)
+        return cls(name, identity.public_bytes, curve_public, endpoint, identity.sign(signed))
+
+    def valid(self) -> bool:
+        signed = self.signed_part(self.name, self.identity, self.curve_public, self.endpoint)
+        return verify(self.identity, signed, self.signature)
+
+    def to_wire(self) -> dict[str, Json]:
+        return {
+            "name": self.name,
+            "identity": self.identity.hex(),
+            "curve": self.curve_public,
+            "endpoint": self.endpoint,
+            "signature": self.signature.hex(),
+        }
+
+    @classmethod
+    def from_wire(cls, wire: Json) -> "PlayerCard":
+        obj = as_object(wire, "a player card")
+        card = cls(
+            str_field(obj, "name")[:40],
+            hex_bytes(str_field(obj, "identity"), "an identity key", 32),
+            str_field(obj, "curve"),
+            str_field(obj, "endpoint"),
+            hex_bytes(str_field(obj, "signature"), "a card signature", 64),
+        )
+        if not card.valid():
+            raise MalformedInput(f"the player card of {card.name!r} is not signed by its identity")
+        return card
+
+
+def _sealed(key: bytes, message: dict[str, Json]) -> bytes:
+    mac = hmac.new(key, canonical(message), hashlib.sha256).hexdigest()
+    return canonical({**message, "mac": mac})
+
+
+def _opened(key: bytes, raw: bytes) -> dict[str, Json] | None:
+    """The message if its MAC is right under `key`, else None."""
+    if len(raw) > MAX_LOBBY_MESSAGE:
+        return None
+    try:
+        message = dict(as_object(parse_json(raw), "a lobby message"))
+    except MalformedInput:
+        return None
+    mac = message.pop("mac", None)
+    expected = hmac.new(key, canonical(message), hashlib.sha256).hexdigest()
+    return message if isinstance(mac, str) and hmac.compare_digest(mac, expected) else None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A full lobby: the agreed setup and every seat's card, in seat order."""
+
+    setup: GameSetup
+    cards: tuple[PlayerCard, ...]
+
+    def seat_of(self, identity: bytes) -> int:
+        return self.setup.roster.index(identity)
+
+
+class LobbyHost:
+    def __init__(
+        self, game: str, options: Mapping[str, str], *, players: int, host: PlayerCard, code: str, bind: str
+    ) -> None:
+        self.game, self.options, self.players, self.code = game, dict(options), players, normal_code(code)
+        self.cards: list[PlayerCard] = [host]
+        self._key = code_key(code)
+        self._context = zmq.asyncio.Context()
+        self._router = self._context.socket(zmq.ROUTER)
+        self._router.linger = 1000
+        try:
+            self._router.bind(bind)
+        except zmq.ZMQError as error:
+            self.close()
+            raise MalformedInput(f"cannot open a lobby on {bind}: {error.strerror}") from None
+        self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
+        self._joiners: list[bytes] = []
+
+    async def gather(self, on_change: Callable[[list[PlayerCard]], None] | None = None) -> Table:
+        """Admit players until the table is full, then start the game."""
+        while len(self.cards) < self.players:
+            routing_id, raw = await self._next()
+            refusal = self._admit(routing_id, raw)
+            if refusal is not None:
+                await self._router.send_multipart([routing_id, canonical({"type": "refused", "reason": refusal})])
+                continue
+            update: dict[str, Json] = {"type": "lobby", "game": self.game, "players": self.players}
+            update["cards"] = [card.to_wire() for card in self.cards]
+            for joiner in self._joiners:
+                await self._router.send_multipart([joiner, _sealed(self._key, update)])
+            if on_change is not None:
+                on_change(list(self.cards))
+        setup = GameSetup.create(
+            self.game, self.options, tuple(c.identity for c in self.cards), tuple(c.name for c in self.cards)
+        )
+        start: dict[str, Json] = {"type": "start", "setup": setup.to_wire()}
+        start["cards"] = [card.to_wire() for card in self.cards]
+        for joiner in self._joiners:
+            await self._router.send_multipart([joiner, _sealed(self._key, start)])
+        return Table(setup, tuple(self.cards))
+
+    async def _next(self) -> tuple[bytes, bytes]:
+        while True:
+            parts = await self._router.recv_multipart()
+            if len(parts) == 2:
+                return parts[0], parts[1]
+
+    def _admit(self, routing_id: bytes, raw: bytes) -> str | None:
+        message = _opened(self._key, raw)
+        if message is None:
+            return "wrong join code"
+        if message.get("type") != "join":
+            return "expected a join request"
+        try:
+            card = PlayerCard.from_wire(message.get("card"))
+        except MalformedInput as error:
+            return error.reason
+        if any(card.identity == known.identity for known in self.cards):
+            return "a player with this identity is already in the lobby"
+        if routing_id in self._joiners:
+            return "this connection has already joined"
+        self.cards.append(card)
+        self._joiners.append(routing_id)
+        return None
+
+    def close(self) -> None:
+        self._router.close()
+        self._context.term()
+
+
+async def join_lobby(
+    address: str,
+    code: str,
+    card: PlayerCard,
+    *,
+    timeout_s: float,
+    on_change: Callable[[list[PlayerCard]], None] | None = None,
+) -> Table:
+    """Join the lobby at HOST:PORT and wait for its game to start. Raises LobbyRefused."""
+    key = code_key(code)
+    context = zmq.asyncio.Context()
+    dealer = context.socket(zmq.DEALER)
+    dealer.linger = 0
+    try:
+        dealer.connect(f"tcp://{address}")
+        await dealer.send(_sealed(key, {"type": "join", "card": card.to_wire()}))
+        return await asyncio.wait_for(_await_start(dealer, key, card, on_change), timeout_s)
+    except TimeoutError:
+        raise LobbyRefused(f"no game started at {address} within {timeout_s:.0f} s") from None
+    finally:
+        dealer.close()
+        context.term()
+
+
+async def _await_start(
+    dealer: zmq.asyncio.Socket, key: bytes, card: PlayerCard, on_change: Callable[[list[PlayerCard]], None] | None
+) -> Table:
+    while True:
+        raw = await dealer.recv()
+        try:
+            plain = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(plain, dict) and plain.get("type") == "refused":
+            raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:200]}")
+        message = _opened(key, raw)
+        if message is None:
+            continue
+        cards = [PlayerCard.from_wire(c) for c in _list(message.get("cards"))]
+        if message.get("type") == "lobby" and on_change is not None:
+            on_change(cards)
+        if message.get("type") == "start":
+            table = Table(GameSetup.from_wire(message.get("setup")), tuple(cards))
+            if tuple(c.identity for c in cards) != table.setup.roster or card not in cards:
+                raise LobbyRefused("the host started a game whose roster does not hold this player")
+            return table
+
+
+def _list(value: Json) -> list[Json]:
+    return value if isinstance(value, list) else []

@@ -1,0 +1,140 @@
+"""The game mesh: every peer binds one ROUTER and connects one DEALER to every other peer.
+
+Every link is CURVE-encrypted. A peer's ROUTER admits only clients whose CURVE key is in the
+roster (a ZAP allow-list); a DEALER only talks to a server holding the roster's key for that seat.
+So a process without a roster key can neither connect nor inject, and the sender of every frame
+a ROUTER receives is known from its authenticated key (the ZAP user id), not from what it claims.
+
+Frames are multipart: a one-byte kind, then its payload. ZeroMQ does not resend across a
+reconnect; the peer runner (node.py) does, from the session's log.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import zmq
+import zmq.asyncio
+from zmq.auth.asyncio import AsyncioAuthenticator
+
+from p2pfish.core.errors import MalformedInput
+
+CURVE_KEY_CHARS = 40
+SEND_HIGH_WATER = 10_000
+
+
+@dataclass(frozen=True)
+class MeshPeer:
+    """Where a seat listens and the CURVE public key (Z85 text) it proves it holds."""
+
+    endpoint: str
+    curve_public: str
+
+    def __post_init__(self) -> None:
+        if len(self.curve_public) != CURVE_KEY_CHARS:
+            raise MalformedInput(f"a CURVE public key is {CURVE_KEY_CHARS} Z85 characters")
+        if not self.endpoint.startswith("tcp://"):
+            raise MalformedInput(f"a peer endpoint looks like tcp://HOST:PORT, not {self.endpoint!r}")
+
+
+def new_curve_keypair() -> tuple[str, str]:
+    """(public, secret) as Z85 text."""
+    public, secret = zmq.curve_keypair()
+    return public.decode("ascii"), secret.decode("ascii")
+
+
+def curve_public_of(secret: str) -> str:
+    return zmq.curve_public(secret.encode("ascii")).decode("ascii")
+
+
+class _RosterKeys:
+    """The ZAP credentials callback: admit exactly the roster's other seats (none before the roster)."""
+
+    def __init__(self, keys: dict[bytes, int]) -> None:
+        self.keys = keys
+
+    def callback(self, domain: str, key: bytes) -> bool:
+        return key in self.keys
+
+
+class Mesh:
+    """Binds at once (so its endpoint can go into the lobby); links up once the roster is known."""
+
+    def __init__(self, curve_secret: str, bind: str) -> None:
+        self._secret = curve_secret.encode("ascii")
+        self._public = zmq.curve_public(self._secret)
+        self._allowed: dict[bytes, int] = {}
+        self._context = zmq.asyncio.Context()
+        self._auth = AsyncioAuthenticator(self._context)
+        self._auth.start()
+        self._auth.configure_curve_callback("*", credentials_provider=_RosterKeys(self._allowed))
+        self._router = self._context.socket(zmq.ROUTER)
+        self._router.curve_server = True
+        self._router.curve_secretkey = self._secret
+        self._router.curve_publickey = self._public
+        self._router.linger = 0
+        try:
+            self._router.bind(bind)
+        except zmq.ZMQError as error:
+            self.close()
+            raise MalformedInput(f"cannot listen on {bind}: {error.strerror}") from None
+        self.endpoint: str = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
+        self._dealers: dict[int, zmq.asyncio.Socket] = {}
+        self.me = -1
+
+    @property
+    def curve_public(self) -> str:
+        return self._public.decode("ascii")
+
+    def link(self, me: int, peers: Sequence[MeshPeer]) -> None:
+        """Admit the roster's other seats and connect to each of them."""
+        if peers[me].curve_public != self.curve_public:
+            raise MalformedInput("the roster gives this seat another CURVE key than this peer holds")
+        self.me = me
+        self._allowed.update({p.curve_public.encode("ascii"): s for s, p in enumerate(peers) if s != me})
+        for seat, peer in enumerate(peers):
+            if seat == me:
+                continue
+            dealer = self._context.socket(zmq.DEALER)
+            dealer.curve_secretkey = self._secret
+            dealer.curve_publickey = self._public
+            dealer.curve_serverkey = peer.curve_public.encode("ascii")
+            dealer.linger = 0
+            dealer.sndhwm = SEND_HIGH_WATER
+            dealer.reconnect_ivl = 100
+            dealer.reconnect_ivl_max = 1000
+            dealer.connect(peer.endpoint)
+            self._dealers[seat] = dealer
+
+    @property
+    def others(self) -> list[int]:
+        return sorted(self._dealers)
+
+    def send(self, seat: int, frames: Sequence[bytes]) -> bool:
+        """Queue frames for one peer; False when its queue is full (the runner resends later)."""
+        try:
+            self._dealers[seat].send_multipart(list(frames), flags=zmq.NOBLOCK)
+        except zmq.Again:
+            return False
+        return True
+
+    def broadcast(self, frames: Sequence[bytes]) -> None:
+        for seat in self.others:
+            self.send(seat, frames)
+
+    async def receive(self) -> tuple[int, list[bytes]]:
+        """The next frames from an authenticated peer, with its seat. Frames from a connection
+        without a roster key never arrive: the ZAP check refused it."""
+        while True:
+            parts = await self._router.recv_multipart(copy=False)
+            if len(parts) < 2:
+                continue
+            key = parts[1].get("User-Id")
+            seat = self._allowed.get(key.encode("ascii") if isinstance(key, str) else b"")
+            if seat is not None:
+                return seat, [bytes(part.buffer) for part in parts[1:]]
+
+    def close(self) -> None:
+        for socket in [*self._dealers.values(), self._router]:
+            socket.close(linger=0)
+        self._auth.stop()
+        self._context.term()

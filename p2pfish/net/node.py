@@ -1,0 +1,176 @@
+"""Runs one seat's session over the mesh until the game ends or stops.
+
+Two kinds of frames travel: a session message ("M", the signed bytes) and a heartbeat ("H", the
+number of messages of each author this peer holds). The heartbeat is the acknowledgement: when a
+peer's heartbeat shows it lacks messages this peer holds, they are sent again — so nothing is lost
+to a reconnect, a dropped frame or a peer that crashed and came back. A peer that sends nothing at
+all, not even heartbeats, is shown as silent and then dropped, which stops the game.
+"""
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from p2pfish.core.actions import Action
+from p2pfish.net.mesh import Mesh
+from p2pfish.session.session import Event, Session
+
+MESSAGE, HEARTBEAT = b"M", b"H"
+RESEND_BATCH = 64
+
+Chooser = Callable[[Any, list[Action]], Action]
+
+
+@dataclass(frozen=True)
+class NodeTimers:
+    heartbeat_s: float = 0.2
+    silent_after_s: float = 2.0
+    """No frame at all for this long: the peer is shown as silent."""
+    drop_after_s: float = 30.0
+    """No frame at all for this long: the peer is dropped and the game stops."""
+    resend_after_s: float = 0.5
+    """How long to wait before sending a peer the same missing messages again."""
+    linger_s: float = 5.0
+    """After the end, how long to keep serving peers that still lack messages."""
+
+
+@dataclass(frozen=True)
+class PeerSilent:
+    seat: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class PeerBack:
+    seat: int
+
+
+NodeEvent = Event | PeerSilent | PeerBack
+
+
+class PeerNode:
+    def __init__(
+        self,
+        session: Session,
+        mesh: Mesh,
+        choose: Chooser | None,
+        *,
+        timers: NodeTimers = NodeTimers(),
+        on_event: Callable[[NodeEvent], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        assert session.seat is not None
+        self.session = session
+        self.mesh = mesh
+        self.choose = choose
+        self.timers = timers
+        self.on_event = on_event
+        self.clock = clock
+        self.sent = 0
+        self.received = 0
+        self._started = clock()
+        self._last_heard: dict[int, float] = {}
+        self._silent: set[int] = set()
+        self._peer_have: dict[int, list[int]] = {}
+        self._last_resend: dict[tuple[int, int], float] = {}
+
+    async def run(self) -> None:
+        """Play until the game ends or stops, then linger until every peer holds what this one does."""
+        self.session.start()
+        for raw in self.session.own_messages():
+            self.mesh.broadcast([MESSAGE, raw])
+        self._after_input()
+        receiver = asyncio.create_task(self._receive_forever())
+        try:
+            while not self._over():
+                self._beat()
+                await asyncio.sleep(self.timers.heartbeat_s)
+            deadline = self.clock() + self.timers.linger_s
+            while self.clock() < deadline and not self._everyone_caught_up():
+                self._beat()
+                await asyncio.sleep(self.timers.heartbeat_s)
+        finally:
+            receiver.cancel()
+
+    def _over(self) -> bool:
+        return self.session.finished or self.session.fault is not None
+
+    def _everyone_caught_up(self) -> bool:
+        mine = self.session.have()
+        return all(
+            seat in self._peer_have and all(t >= m for t, m in zip(self._peer_have[seat], mine, strict=True))
+            for seat in self.mesh.others
+        )
+
+    async def _receive_forever(self) -> None:
+        while True:
+            seat, frames = await self.mesh.receive()
+            self._heard(seat)
+            if frames[0] == MESSAGE and len(frames) == 2:
+                self.received += 1
+                self.session.receive(frames[1], via=seat)
+            elif frames[0] == HEARTBEAT and len(frames) == 2:
+                self._heartbeat_from(seat, frames[1])
+            self._after_input()
+
+    def _heartbeat_from(self, seat: int, payload: bytes) -> None:
+        try:
+            have = json.loads(payload)
+        except ValueError:
+            return
+        players = self.session.setup.players
+        if isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have):
+            self._peer_have[seat] = have
+            self._resend_missing(seat)
+
+    def _resend_missing(self, seat: int) -> None:
+        now = self.clock()
+        theirs = self._peer_have[seat]
+        for author, held in enumerate(self.session.have()):
+            if (
+                theirs[author] < held
+                and now - self._last_resend.get((seat, author), -1e9) >= self.timers.resend_after_s
+            ):
+                self._last_resend[(seat, author)] = now
+                for raw in self.session.chain_messages(author, theirs[author], RESEND_BATCH):
+                    self.mesh.send(seat, [MESSAGE, raw])
+                    self.sent += 1
+
+    def _heard(self, seat: int) -> None:
+        self._last_heard[seat] = self.clock()
+        if seat in self._silent:
+            self._silent.discard(seat)
+            self._tell(PeerBack(seat))
+
+    def _beat(self) -> None:
+        now = self.clock()
+        self.mesh.broadcast([HEARTBEAT, json.dumps(self.session.have()).encode()])
+        for seat in self.mesh.others:
+            quiet = now - self._last_heard.get(seat, self._started)
+            if quiet >= self.timers.drop_after_s and not self._over():
+                self.session.drop(seat, f"no sign of life for {quiet:.0f} s: dropped")
+            elif quiet >= self.timers.silent_after_s and seat not in self._silent:
+                self._silent.add(seat)
+                self._tell(PeerSilent(seat, quiet))
+        self.session.tick(now)
+        self._after_input()
+
+    def _after_input(self) -> None:
+        """Send what the session produced, make the bot's move if it is due, and report events."""
+        while True:
+            for raw in self.session.take_outbox():
+                self.mesh.broadcast([MESSAGE, raw])
+                self.sent += 1
+            for event in self.session.take_events():
+                self._tell(event)
+            decision = self.session.decision() if self.choose is not None else None
+            if decision is None or self.choose is None:
+                return
+            self.session.act(self.choose(*decision))
+
+    def _tell(self, event: NodeEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)

@@ -1,0 +1,218 @@
+"""Networked play from the command line: `host`, `join` and `resume` for one peer.
+
+Each peer keeps one SQLite store per game (its secrets, every message it accepted, and what it needs
+to rejoin the mesh), so a peer killed at any point can be started again with `p2pfish resume` and
+finish the game with nothing lost.
+"""
+
+import asyncio
+import json
+import os
+import random
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from p2pfish.bots import make_bot
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.wire import Json
+from p2pfish.crypto.identity import Identity, load_or_create
+from p2pfish.games import get_rules
+from p2pfish.net.lobby import LobbyHost, PlayerCard, Table, join_lobby, new_join_code
+from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
+from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
+from p2pfish.session.session import Finished, Session, Stopped
+from p2pfish.session.store import SqliteStore
+
+MESH_RECORD = "net/mesh"
+
+
+@dataclass(frozen=True)
+class PeerOptions:
+    name: str
+    bot: str
+    seed: int | None
+    identity_dir: str | None
+    store: str | None
+    transcript: str | None
+    json: bool
+    timers: NodeTimers
+
+
+def state_dir() -> Path:
+    base = os.environ.get("XDG_STATE_HOME", "")
+    return (Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "state") / "p2pfish"
+
+
+def local_address_towards(host: str) -> str:
+    """The local IPv4 address that reaches `host` (a UDP 'connect' sends nothing)."""
+    if host.startswith("127.") or host == "localhost":
+        return "127.0.0.1"
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect((host, 9))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def primary_address() -> str:
+    """This machine's LAN address (what a 'connect' of a UDP socket picks; it sends nothing)."""
+    return local_address_towards("10.255.255.255")
+
+
+def split_address(address: str) -> tuple[str, int]:
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise MalformedInput(f"an address looks like HOST:PORT, not {address!r}")
+    return host, int(port)
+
+
+def say(options: PeerOptions, text: str) -> None:
+    print(text, file=sys.stderr if options.json else sys.stdout, flush=True)
+
+
+async def host_game(
+    game: str,
+    players: int,
+    *,
+    game_options: dict[str, str],
+    bind_host: str,
+    port: int,
+    code: str | None,
+    options: PeerOptions,
+) -> int:
+    rules = get_rules(game)
+    rules.new_game(players, game_options)
+    identity = load_or_create(options.identity_dir)
+    public, secret = new_curve_keypair()
+    mesh = Mesh(secret, f"tcp://{bind_host}:*")
+    endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
+    card = PlayerCard.make(identity, options.name, public, endpoint)
+    join_code = code or new_join_code()
+    try:
+        bind = f"tcp://{bind_host}:{port or '*'}"
+        lobby = LobbyHost(game, game_options, players=players, host=card, code=join_code, bind=bind)
+    except MalformedInput:
+        mesh.close()
+        raise
+    host, lobby_port = split_address(lobby.endpoint.removeprefix("tcp://"))
+    host = primary_address() if host == "0.0.0.0" else host
+    print(f"LOBBY {host}:{lobby_port} CODE {lobby.code}", flush=True)
+    say(options, f"{rules.title} lobby open at {host}:{lobby_port}, join code {lobby.code}; waiting for {players - 1}")
+    try:
+        table = await lobby.gather(lambda cards: say(options, f"  {cards[-1].name} joined ({len(cards)}/{players})"))
+    finally:
+        lobby.close()
+    return await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options)
+
+
+async def join_game(address: str, code: str, options: PeerOptions, wait_s: float) -> int:
+    host, _ = split_address(address)
+    identity = load_or_create(options.identity_dir)
+    public, secret = new_curve_keypair()
+    mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
+    card = PlayerCard.make(identity, options.name, public, mesh.endpoint)
+    try:
+        table = await join_lobby(address, code, card, timeout_s=wait_s)
+    except BaseException:
+        mesh.close()
+        raise
+    seat = table.seat_of(identity.public_bytes)
+    return await _play(table, seat, identity=identity, mesh=mesh, secret=secret, options=options)
+
+
+async def _play(table: Table, seat: int, *, identity: Identity, mesh: Mesh, secret: str, options: PeerOptions) -> int:
+    setup = table.setup
+    path = Path(options.store) if options.store else state_dir() / f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite"
+    store = SqliteStore(path)
+    store.save_secret(
+        MESH_RECORD,
+        {
+            "curve_secret": secret,
+            "cards": [card.to_wire() for card in table.cards],
+            "bot": options.bot,
+            "seed": options.seed,
+            "name": options.name,
+        },
+    )
+    session = Session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
+    say(options, f"game {setup.session_id.hex()[:16]} starts: you are seat {seat}; store {path}")
+    return await _run(session, mesh, table.cards, options, path)
+
+
+async def resume_game(store_path: str, options: PeerOptions) -> int:
+    path = Path(store_path)
+    if not path.exists():
+        raise MalformedInput(f"no store at {store_path}")
+    store = SqliteStore(path)
+    record = store.load_secrets().get(MESH_RECORD)
+    if not isinstance(record, dict):
+        raise MalformedInput(f"{store_path} holds no networked game to resume")
+    identity = load_or_create(options.identity_dir)
+    session = Session.resume(store, identity, drop_after=options.timers.drop_after_s)
+    assert session.seat is not None
+    if session.setup.roster[session.seat] != identity.public_bytes:
+        raise MalformedInput("this game was played with another identity (use the same --identity-dir)")
+    cards = tuple(PlayerCard.from_wire(card) for card in _list(record["cards"]))
+    mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint)
+    bot = str(record["bot"]) if options.bot == "" else options.bot
+    seed = record.get("seed")
+    resumed = PeerOptions(
+        str(record["name"]), bot, seed if isinstance(seed, int) else None, options.identity_dir, str(path),
+        options.transcript, options.json, options.timers,
+    )  # fmt: skip
+    say(resumed, f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
+    return await _run(session, mesh, cards, resumed, path)
+
+
+async def _run(session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], options: PeerOptions, path: Path) -> int:
+    assert session.seat is not None
+    names = session.setup.names
+    mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
+    bot = make_bot(options.bot, session.setup.game, random.Random(options.seed))
+
+    def tell(event: NodeEvent) -> None:
+        if isinstance(event, PeerSilent):
+            say(options, f"  waiting for {names[event.seat]} (silent for {event.seconds:.0f} s)")
+        elif isinstance(event, Stopped):
+            say(options, f"game stopped: {event.fault.describe(names)}")
+        elif isinstance(event, Finished):
+            say(
+                options, "game over: " + ", ".join(f"{n} {s}" for n, s in zip(names, event.outcome.scores, strict=True))
+            )
+
+    node = PeerNode(session, mesh, bot.choose, timers=options.timers, on_event=tell)
+    try:
+        await node.run()
+    finally:
+        mesh.close()
+    if options.transcript:
+        Path(options.transcript).write_bytes(b"\n".join(session.transcript()) + b"\n")
+    outcome = session.outcome()
+    result: dict[str, Json] = {
+        "seat": session.seat,
+        "finished": session.finished,
+        "outcome": None if outcome is None else outcome.to_wire(),
+        "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
+                                                       "reason": session.fault.reason},
+        "transcript": options.transcript,
+        "store": str(path),
+        "messages": node.sent + node.received,
+    }  # fmt: skip
+    if options.json:
+        print(json.dumps(result), flush=True)
+    return 0 if session.finished else 1
+
+
+def run(coroutine: Any) -> int:
+    code: int = asyncio.run(coroutine)
+    return code
+
+
+def _list(value: Json) -> list[Json]:
+    return value if isinstance(value, list) else []

@@ -155,6 +155,21 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return run(resume_game(args.store, _peer_options(args)))
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from p2pfish.match import run_match
+
+    result = run_match(args.game, args.players, _comma_list(args.bots), args.seed, args.timeout)
+    if args.json:
+        print(json.dumps(result.to_wire()))
+    else:
+        print(f"{result.game}, {result.players} peer processes, {result.wall_s} s, {result.messages} messages")
+        print(f"  finished {result.finished}, agree {result.agree}, verified {result.verified}")
+        print(f"  outcome {result.outcome}")
+        for fault in result.faults:
+            print(f"  fault {fault}")
+    return 0 if result.ok else 1
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
@@ -213,6 +228,14 @@ def build_parser() -> argparse.ArgumentParser:
     resume = command("resume", cmd_resume, "rejoin a game this peer left (crashed or stopped) from its store")
     resume.add_argument("store", help="the peer's game store, as printed when the game started")
     peer_flags(resume, bot_default=None)
+
+    match = command("match", cmd_match, "play one networked game of bot peers, one process each, and audit it")
+    match.add_argument("game")
+    match.add_argument("--players", type=int, default=4)
+    match.add_argument("--seed", type=int, default=0, help="seed for the bots' own choices")
+    match.add_argument("--bots", default="greedy,random", help="bot kind per seat, comma-separated, cycled")
+    match.add_argument("--timeout", type=float, default=120.0, help="seconds before a stuck match is given up")
+    match.add_argument("--json", action="store_true", help="print one JSON object")
 
     ident = command("identity", cmd_identity, "show your player key (created on first use), which signs your moves")
     ident.add_argument("--dir", help="keep the key in this folder instead of $XDG_CONFIG_HOME/p2pfish")

@@ -1,7 +1,8 @@
 """Runs one seat's session over the mesh until the game ends or stops.
 
-Two kinds of frames travel: a session message ("M", the signed bytes) and a heartbeat ("H", the
-number of messages of each author this peer holds). The heartbeat is the acknowledgement: when a
+Three kinds of frames travel: a session message ("M", the signed bytes), a heartbeat ("H", the
+number of messages of each author this peer holds), and a goodbye ("B", the same numbers, sent once
+when a peer that holds the whole game leaves). The heartbeat is the acknowledgement: when a
 peer's heartbeat shows it lacks messages this peer holds, they are sent again — so nothing is lost
 to a reconnect, a dropped frame or a peer that crashed and came back. A peer that sends nothing at
 all, not even heartbeats, is shown as silent and then dropped, which stops the game.
@@ -18,7 +19,7 @@ from p2pfish.core.actions import Action
 from p2pfish.net.mesh import Mesh
 from p2pfish.session.session import Event, Session
 
-MESSAGE, HEARTBEAT = b"M", b"H"
+MESSAGE, HEARTBEAT, BYE = b"M", b"H", b"B"
 RESEND_BATCH = 64
 
 Chooser = Callable[[Any, list[Action]], Action]
@@ -76,6 +77,7 @@ class PeerNode:
         self._silent: set[int] = set()
         self._peer_have: dict[int, list[int]] = {}
         self._last_resend: dict[tuple[int, int], float] = {}
+        self._gone: set[int] = set()
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -92,6 +94,7 @@ class PeerNode:
             while self.clock() < deadline and not self._everyone_caught_up():
                 self._beat()
                 await asyncio.sleep(self.timers.heartbeat_s)
+            self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
         finally:
             receiver.cancel()
 
@@ -99,9 +102,11 @@ class PeerNode:
         return self.session.finished or self.session.fault is not None
 
     def _everyone_caught_up(self) -> bool:
+        """Every other peer holds all this one does, or has left holding all it needed."""
         mine = self.session.have()
         return all(
-            seat in self._peer_have and all(t >= m for t, m in zip(self._peer_have[seat], mine, strict=True))
+            seat in self._gone
+            or (seat in self._peer_have and all(t >= m for t, m in zip(self._peer_have[seat], mine, strict=True)))
             for seat in self.mesh.others
         )
 
@@ -114,6 +119,8 @@ class PeerNode:
                 self.session.receive(frames[1], via=seat)
             elif frames[0] == HEARTBEAT and len(frames) == 2:
                 self._heartbeat_from(seat, frames[1])
+            elif frames[0] == BYE:
+                self._gone.add(seat)
             self._after_input()
 
     def _heartbeat_from(self, seat: int, payload: bytes) -> None:
@@ -150,7 +157,9 @@ class PeerNode:
         self.mesh.broadcast([HEARTBEAT, json.dumps(self.session.have()).encode()])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)
-            if quiet >= self.timers.drop_after_s and not self._over():
+            if self._over() or seat in self._gone:
+                continue
+            if quiet >= self.timers.drop_after_s:
                 self.session.drop(seat, f"no sign of life for {quiet:.0f} s: dropped")
             elif quiet >= self.timers.silent_after_s and seat not in self._silent:
                 self._silent.add(seat)

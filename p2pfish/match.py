@@ -1,0 +1,183 @@
+"""`p2pfish match`: a whole networked game of bot peers, each its own OS process, on 127.0.0.1.
+
+It runs exactly what players run — `p2pfish host` and `p2pfish join` with the join code, CURVE
+links and the full protocol — then checks that every peer finished, that all agree on the outcome,
+and that every transcript verifies on its own.
+"""
+
+import json
+import os
+import selectors
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.wire import Json
+from p2pfish.games import get_rules
+from p2pfish.net.lobby import new_join_code
+from p2pfish.session.audit import audit
+
+LOOPBACK = "127.0.0.1"
+
+
+@dataclass
+class PeerProcess:
+    """One `p2pfish` peer process, its stdout read line by line, its stderr in a log file."""
+
+    seat: int
+    argv: list[str]
+    log: Path
+    env: dict[str, str]
+    process: subprocess.Popen[str] = field(init=False)
+    lines: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.start()
+
+    def start(self) -> None:
+        with self.log.open("a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "p2pfish", *self.argv],
+                stdout=subprocess.PIPE,
+                stderr=log,
+                stdin=subprocess.DEVNULL,
+                text=True,
+                env=self.env,
+            )
+
+    def read_line(self, prefix: str, timeout_s: float) -> str:
+        """The next stdout line starting with `prefix`; raises TimeoutError past the deadline."""
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + timeout_s
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            while (left := deadline - time.monotonic()) > 0:
+                if not selector.select(left):
+                    break
+                line = self.process.stdout.readline()
+                if not line:
+                    break
+                self.lines.append(line.rstrip("\n"))
+                if line.startswith(prefix):
+                    return line.rstrip("\n")
+        raise TimeoutError(f"seat {self.seat} printed no {prefix!r} line (log: {self.log})")
+
+    def result(self, timeout_s: float) -> dict[str, Json] | None:
+        """The JSON result line this peer prints when its game ends or stops."""
+        try:
+            out, _ = self.process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, _ = self.process.communicate()
+        self.lines.extend(out.splitlines())
+        for line in reversed(self.lines):
+            if line.startswith("{"):
+                value = json.loads(line)
+                return value if isinstance(value, dict) else None
+        return None
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    game: str
+    players: int
+    agree: bool
+    verified: bool
+    finished: bool
+    outcome: dict[str, Json] | None
+    transcripts: list[str]
+    messages: int
+    wall_s: float
+    faults: list[Json]
+
+    @property
+    def ok(self) -> bool:
+        return self.finished and self.agree and self.verified
+
+    def to_wire(self) -> dict[str, Json]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "agree": self.agree,
+            "verified": self.verified,
+            "finished": self.finished,
+            "outcome": self.outcome,
+            "transcripts": list(self.transcripts),
+            "messages": self.messages,
+            "wall_s": self.wall_s,
+            "faults": self.faults,
+        }
+
+
+class MatchTable:
+    """The processes of one match, for `run_match` and for tests that kill and resume peers."""
+
+    def __init__(self, game: str, players: int, kinds: Sequence[str], seed: int, workdir: Path) -> None:
+        self.game, self.players, self.workdir = game, players, workdir
+        self.code = new_join_code()
+        self.env = {**os.environ, "XDG_STATE_HOME": str(workdir / "state"), "PYTHONUNBUFFERED": "1"}
+        self.transcripts = [workdir / f"seat{seat}.jsonl" for seat in range(players)]
+        self.kinds = [kinds[seat % len(kinds)] for seat in range(players)]
+        self.seed = seed
+        self.peers: list[PeerProcess] = []
+        self.address = ""
+
+    def peer_flags(self, seat: int) -> list[str]:
+        return [
+            "--bot", self.kinds[seat], "--seed", str(self.seed * 100 + seat), "--name", f"{self.kinds[seat]}-{seat}",
+            "--identity-dir", str(self.workdir / f"id{seat}"), "--transcript", str(self.transcripts[seat]), "--json",
+        ]  # fmt: skip
+
+    def start(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
+        host_argv = ["host", self.game, "--players", str(self.players), "--bind", LOOPBACK, "--code", self.code]
+        host = PeerProcess(0, [*host_argv, *self.peer_flags(0), *extra], self.workdir / "seat0.log", self.env)
+        self.peers.append(host)
+        self.address = host.read_line("LOBBY ", timeout_s).split()[1]
+        for seat in range(1, self.players):
+            argv = ["join", self.address, "--code", self.code, *self.peer_flags(seat), *extra]
+            self.peers.append(PeerProcess(seat, argv, self.workdir / f"seat{seat}.log", self.env))
+
+    def stop_all(self) -> None:
+        for peer in self.peers:
+            if peer.process.poll() is None:
+                peer.process.kill()
+                peer.process.wait()
+
+
+def run_match(game: str, players: int, kinds: Sequence[str], seed: int, timeout_s: float = 120.0) -> MatchResult:
+    rules = get_rules(game)
+    rules.new_game(players, {})
+    if not kinds:
+        raise MalformedInput("name at least one bot kind")
+    started = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="p2pfish-match-"))
+    table = MatchTable(game, players, kinds, seed, workdir)
+    try:
+        table.start()
+        results = [peer.result(timeout_s) for peer in table.peers]
+    finally:
+        table.stop_all()
+    wall = time.monotonic() - started
+    return summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+
+
+def summarize(
+    game: str, players: int, results: Sequence[dict[str, Json] | None], transcripts: list[str], wall_s: float
+) -> MatchResult:
+    finished = all(r is not None and r.get("finished") is True for r in results)
+    outcomes = [json.dumps(r.get("outcome"), sort_keys=True) if r else None for r in results]
+    agree = finished and len(set(outcomes)) == 1
+    verified = all(Path(t).exists() and audit(Path(t).read_bytes().splitlines()).verified for t in transcripts)
+    messages = sum(n for r in results if r and isinstance(n := r.get("messages"), int))
+    first = results[0]
+    outcome = first.get("outcome") if first is not None and agree else None
+    faults = [r.get("fault") for r in results if r and r.get("fault") is not None]
+    return MatchResult(
+        game, players, agree, verified, finished, outcome if isinstance(outcome, dict) else None,
+        transcripts, messages, round(wall_s, 3), faults,
+    )  # fmt: skip

@@ -27,7 +27,8 @@ LOOPBACK = "127.0.0.1"
 
 @dataclass
 class PeerProcess:
-    """One `p2pfish` peer process, its stdout read line by line, its stderr in a log file."""
+    """One `p2pfish` peer process, its stdout read line by line, its stderr in a log file. `seat` is
+    the order it was started in: the game seat of a joiner is the order the host admitted it."""
 
     seat: int
     argv: list[str]
@@ -134,10 +135,17 @@ class MatchTable:
         ]  # fmt: skip
 
     def start(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
+        self.start_host(timeout_s, extra)
+        self.start_joiners(extra)
+
+    def start_host(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
         host_argv = ["host", self.game, "--players", str(self.players), "--bind", LOOPBACK, "--code", self.code]
         host = PeerProcess(0, [*host_argv, *self.peer_flags(0), *extra], self.workdir / "seat0.log", self.env)
         self.peers.append(host)
         self.address = host.read_line("LOBBY ", timeout_s).split()[1]
+
+    def start_joiners(self, extra: Sequence[str] = ()) -> None:
+        """Peer i joins as process i; its seat is the order in which the host admitted it."""
         for seat in range(1, self.players):
             argv = ["join", self.address, "--code", self.code, *self.peer_flags(seat), *extra]
             self.peers.append(PeerProcess(seat, argv, self.workdir / f"seat{seat}.log", self.env))

@@ -160,6 +160,7 @@ class PeerNode:
             if self._over() or seat in self._gone:
                 continue
             if quiet >= self.timers.drop_after_s:
+                self._gone.add(seat)
                 self.session.drop(seat, f"no sign of life for {quiet:.0f} s: dropped")
             elif quiet >= self.timers.silent_after_s and seat not in self._silent:
                 self._silent.add(seat)

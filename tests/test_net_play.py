@@ -1,0 +1,225 @@
+"""Networked play with real processes on 127.0.0.1: whole matches, a wrong join code, a peer killed
+and resumed, a peer that goes silent, an outsider without a roster key, and the secrecy of every
+cat column in each peer's store and in everything it received."""
+
+import asyncio
+import contextlib
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import zmq
+import zmq.asyncio
+
+from p2pfish.crypto.commitment import check_opening
+from p2pfish.crypto.encoding import encode_scalar
+from p2pfish.match import MatchTable, PeerProcess, run_match, summarize
+from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
+from p2pfish.session.audit import read_setup
+from p2pfish.session.envelope import open_envelope
+
+
+def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def store_path(table: MatchTable, seat: int) -> Path:
+    log = table.workdir / f"seat{seat}.log"
+    wait_for(lambda: log.exists() and "store " in log.read_text(), 20, f"seat {seat} to start its game")
+    return Path(log.read_text().split("store ", 1)[1].split()[0])
+
+
+def game_seat(table: MatchTable, process: int) -> int:
+    log = table.workdir / f"seat{process}.log"
+    wait_for(lambda: log.exists() and "you are seat " in log.read_text(), 20, f"process {process} to take a seat")
+    return int(log.read_text().split("you are seat ", 1)[1].split(";")[0])
+
+
+def stored_messages(path: Path) -> int:
+    try:
+        with sqlite3.connect(path) as db:
+            return int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_match_finishes_agreed_and_verified(players: int) -> None:
+    result = run_match("fishnstones", players, ["greedy", "random"], seed=players, timeout_s=60)
+    assert result.ok, result
+    assert result.outcome is not None and len(result.outcome["scores"]) == players  # type: ignore[arg-type]
+    assert result.messages > 20 * players
+
+
+def test_a_wrong_join_code_is_refused(tmp_path: Path) -> None:
+    table = MatchTable("fishnstones", 2, ["random"], 0, tmp_path)
+    table.start_host()
+    try:
+        wrong = subprocess.run(
+            [sys.executable, "-m", "p2pfish", "join", table.address, "--code", "ZZZZZZ", "--bot", "random",
+             "--identity-dir", str(tmp_path / "intruder"), "--wait", "10"],
+            capture_output=True, text=True, timeout=30, env=table.env, check=False,
+        )  # fmt: skip
+        assert wrong.returncode == 2
+        assert "wrong join code" in wrong.stderr and "Traceback" not in wrong.stderr
+        table.start_joiners()
+        results = [peer.result(60) for peer in table.peers]
+        assert all(result is not None and result["finished"] for result in results)
+    finally:
+        table.stop_all()
+
+
+def test_a_peer_killed_mid_game_resumes_and_nothing_is_lost(tmp_path: Path) -> None:
+    table = MatchTable("fishnstones", 3, ["greedy", "random"], 7, tmp_path)
+    table.start(extra=["--timeout", "20"])
+    try:
+        victim = 2
+        path = store_path(table, victim)
+        wait_for(lambda: stored_messages(path) >= 25, 20, "the game to be under way")
+        table.peers[victim].process.send_signal(signal.SIGKILL)
+        table.peers[victim].process.wait()
+        killed_at = stored_messages(path)
+        argv = ["resume", str(path), "--identity-dir", str(tmp_path / f"id{victim}"), "--json",
+                "--transcript", str(table.transcripts[victim]), "--timeout", "20"]  # fmt: skip
+        table.peers[victim] = PeerProcess(victim, argv, tmp_path / "resumed.log", table.env)
+        results = [peer.result(60) for peer in table.peers]
+    finally:
+        table.stop_all()
+    summary = summarize("fishnstones", 3, results, [str(t) for t in table.transcripts], 0.0)
+    assert summary.ok, (summary, (tmp_path / "resumed.log").read_text())
+    assert 25 <= killed_at < stored_messages(path)
+
+
+def test_a_silent_peer_is_named_after_the_timeout_and_the_others_stop_cleanly(tmp_path: Path) -> None:
+    table = MatchTable("fishnstones", 3, ["random"], 3, tmp_path)
+    table.start(extra=["--timeout", "2"])
+    silent = 1
+    try:
+        path = store_path(table, silent)
+        silent_seat = game_seat(table, silent)
+        wait_for(lambda: stored_messages(path) >= 10, 20, "the game to be under way")
+        table.peers[silent].process.send_signal(signal.SIGSTOP)
+        others = [table.peers[seat].result(30) for seat in (0, 2)]
+    finally:
+        table.peers[silent].process.send_signal(signal.SIGCONT)
+        table.stop_all()
+    for seat, result in zip((0, 2), others, strict=True):
+        assert result is not None and result["finished"] is False
+        assert table.peers[seat].process.returncode == 1
+        fault = result["fault"]
+        assert isinstance(fault, dict) and fault["seat"] == silent_seat and fault["kind"] == "timeout"
+
+
+def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None:
+    async def scenario() -> list[tuple[int, list[bytes]]]:
+        meshes = [Mesh(new_curve_keypair()[1], "tcp://127.0.0.1:*") for _ in range(2)]
+        roster = [MeshPeer(mesh.endpoint, mesh.curve_public) for mesh in meshes]
+        for seat, mesh in enumerate(meshes):
+            mesh.link(seat, roster)
+        context = zmq.asyncio.Context()
+        outsider_public, outsider_secret = new_curve_keypair()
+        curved = context.socket(zmq.DEALER)
+        curved.curve_secretkey, curved.curve_publickey = outsider_secret.encode(), outsider_public.encode()
+        curved.curve_serverkey = roster[0].curve_public.encode()
+        plain = context.socket(zmq.DEALER)
+        for socket in (curved, plain):
+            socket.linger = 0
+            socket.connect(roster[0].endpoint)
+            await socket.send_multipart([b"M", b'{"forged": true}'], flags=zmq.NOBLOCK)
+        meshes[1].send(0, [b"M", b"from a roster peer"])
+        got = [await asyncio.wait_for(meshes[0].receive(), 5)]
+        with contextlib.suppress(TimeoutError):
+            got.append(await asyncio.wait_for(meshes[0].receive(), 1.0))
+        for socket in (curved, plain):
+            socket.close()
+        context.term()
+        for mesh in meshes:
+            mesh.close()
+        return got
+
+    received = asyncio.run(scenario())
+    assert received == [(1, [b"M", b"from a roster peer"])]
+
+
+def test_no_store_or_received_message_opens_another_seats_cat_before_its_reveal(tmp_path: Path) -> None:
+    table = MatchTable("fishnstones", 3, ["random"], 11, tmp_path)
+    table.start()
+    try:
+        results = [peer.result(60) for peer in table.peers]
+    finally:
+        table.stop_all()
+    assert all(r is not None and r["finished"] for r in results)
+    setup = read_setup(table.transcripts[0].read_bytes().splitlines()[0])
+    for result in results:
+        assert result is not None and isinstance(result["seat"], int)
+        reader = result["seat"]
+        with sqlite3.connect(str(result["store"])) as db:
+            secrets = [(name, json.loads(record)) for name, record in db.execute("SELECT name, record FROM secrets")]
+            received = [bytes(row[0]) for row in db.execute("SELECT raw FROM messages ORDER BY n")]
+        assert all(name.startswith(("secret/", "rand/", "net/")) for name, _ in secrets)
+        watch = CatWatch(setup.session_id, reader)
+        for _, record in secrets:
+            watch.learn(record)
+        for raw in received:
+            watch.read(raw)
+        assert watch.commitments_seen >= 4 * 2
+
+
+class CatWatch:
+    """Follows what one peer holds, in order, and fails if it could ever open another seat's cat
+    commitment before that seat revealed it."""
+
+    def __init__(self, session_id: bytes, reader: int) -> None:
+        self.session_id, self.reader = session_id, reader
+        self.nonces: set[bytes] = set()
+        self.open: dict[tuple[int, str], bytes] = {}
+        self.commitments_seen = 0
+
+    def read(self, raw: bytes) -> None:
+        envelope = open_envelope(raw)
+        action = envelope.body.get("action")
+        if envelope.seat != self.reader and isinstance(action, dict):
+            key = (envelope.seat, str(action.get("purpose")))
+            if action.get("t") == "commit":
+                self.open[key] = bytes.fromhex(str(action["digest"]))
+                self.commitments_seen += 1
+                for nonce in self.nonces:
+                    self.check(key, nonce)
+            elif action.get("t") == "reveal":
+                self.open.pop(key, None)
+        self.learn(envelope.body)
+
+    def learn(self, value: object) -> None:
+        for text in _strings(value):
+            if len(text) == 64 and (nonce := bytes.fromhex(text)) not in self.nonces:
+                self.nonces.add(nonce)
+                for key in self.open:
+                    self.check(key, nonce)
+
+    def check(self, key: tuple[int, str], nonce: bytes) -> None:
+        seat, purpose = key
+        for column in (1, 2, 3):
+            value = encode_scalar(column)
+            opens = check_opening(self.open[key], self.session_id, seat, purpose, value=value, nonce=nonce)
+            assert not opens, f"seat {self.reader} could open seat {seat}'s {purpose} before its reveal"
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []

@@ -220,7 +220,11 @@ class Session(RandomTurns, DeckTurns):
 
     def _check_report(self, report: Envelope) -> None:
         """Another seat stopped the game. Check its evidence here: a fault this peer can prove itself
-        stands; otherwise the game stops all the same, but nobody is named on the reporter's word."""
+        stands; otherwise the game stops all the same, but nobody is named on the reporter's word.
+        A report that some seat went silent proves nothing to anyone else: this peer's own timers
+        decide (the reporter has stopped, so they will soon name whoever is really gone)."""
+        if report.body.get("kind") == "timeout":
+            return
         for raw in bodies.read_evidence(report.body):
             if self.fault is None:
                 self._ingest(raw, via=None)

@@ -123,6 +123,8 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
         raise MalformedInput(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
     if args.timeout <= 0:
         raise MalformedInput("--timeout must be a positive number of seconds")
+    if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
+        raise MalformedInput("a name is 1-40 printable characters")
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
     return PeerOptions(
         args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
@@ -136,7 +138,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     options = _peer_options(args)
     game = host_game(
         args.game, args.players, game_options=_options(args.option), bind_host=args.bind, port=args.port,
-        code=args.code, options=options,
+        code=args.code, advertise=not args.no_discovery, options=options,
     )  # fmt: skip
     return run(game)
 
@@ -144,9 +146,13 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from p2pfish.netplay import join_game, run
 
-    if args.address is None:
-        raise MalformedInput("give the lobby's HOST:PORT (finding lobbies on the LAN comes with `p2pfish lobbies`)")
     return run(join_game(args.address, args.code, _peer_options(args), args.wait))
+
+
+def cmd_lobbies(args: argparse.Namespace) -> int:
+    from p2pfish.netplay import list_lobbies, run
+
+    return run(list_lobbies(args.timeout))
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -216,14 +222,18 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--code", help="use this join code instead of a fresh one")
     host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     host.add_argument("--store", help="this peer's game store (default: under $XDG_STATE_HOME/p2pfish)")
+    host.add_argument("--no-discovery", action="store_true", help="do not advertise the lobby on the LAN")
     peer_flags(host)
 
     join = command("join", cmd_join, "join a lobby with its join code, then play")
-    join.add_argument("address", nargs="?", help="the lobby's HOST:PORT")
+    join.add_argument("address", nargs="?", help="the lobby's HOST:PORT (default: the one open lobby on the LAN)")
     join.add_argument("--code", required=True, help="the join code the host shows")
     join.add_argument("--wait", type=float, default=600.0, help="seconds to wait for the game to start")
     join.add_argument("--store", help="this peer's game store (default: under $XDG_STATE_HOME/p2pfish)")
     peer_flags(join)
+
+    lobbies = command("lobbies", cmd_lobbies, "list the open lobbies on the LAN")
+    lobbies.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
 
     resume = command("resume", cmd_resume, "rejoin a game this peer left (crashed or stopped) from its store")
     resume.add_argument("store", help="the peer's game store, as printed when the game started")

@@ -11,7 +11,7 @@ import os
 import random
 import socket
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games import get_rules
+from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
 from p2pfish.net.lobby import LobbyHost, PlayerCard, Table, join_lobby, new_join_code
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
@@ -84,6 +85,7 @@ async def host_game(
     bind_host: str,
     port: int,
     code: str | None,
+    advertise: bool,
     options: PeerOptions,
 ) -> int:
     rules = get_rules(game)
@@ -104,14 +106,46 @@ async def host_game(
     host = primary_address() if host == "0.0.0.0" else host
     print(f"LOBBY {host}:{lobby_port} CODE {lobby.code}", flush=True)
     say(options, f"{rules.title} lobby open at {host}:{lobby_port}, join code {lobby.code}; waiting for {players - 1}")
+    ad = LobbyAd(options.name or "player", game, players, 1, host, lobby_port, new_lobby_id())
+    advertiser = Advertiser() if advertise and not host.startswith("127.") else None
+    if advertiser is not None:
+        await advertiser.start(ad, None if bind_host == "0.0.0.0" else [bind_host])
+
+    updates: set[asyncio.Task[None]] = set()
+
+    def joined(cards: list[PlayerCard]) -> None:
+        say(options, f"  {cards[-1].name} joined ({len(cards)}/{players})")
+        if advertiser is not None and len(cards) < players:
+            update = asyncio.ensure_future(advertiser.update(replace(ad, joined=len(cards))))
+            updates.add(update)
+            update.add_done_callback(updates.discard)
+
     try:
-        table = await lobby.gather(lambda cards: say(options, f"  {cards[-1].name} joined ({len(cards)}/{players})"))
+        table = await lobby.gather(joined)
     finally:
         lobby.close()
+        if advertiser is not None:
+            await advertiser.close()
     return await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options)
 
 
-async def join_game(address: str, code: str, options: PeerOptions, wait_s: float) -> int:
+async def find_lobby(timeout_s: float) -> str:
+    """The address of the one open lobby on the LAN; an error listing them when there are several."""
+    ads = await browse(timeout_s)
+    if len(ads) == 1:
+        return f"{ads[0].address}:{ads[0].port}"
+    if not ads:
+        raise MalformedInput("no open lobby found on this network: give the host's HOST:PORT")
+    raise MalformedInput("several lobbies are open; pick one with HOST:PORT:\n" + format_lobbies(ads))
+
+
+async def list_lobbies(timeout_s: float) -> int:
+    print(format_lobbies(await browse(timeout_s)))
+    return 0
+
+
+async def join_game(address: str | None, code: str, options: PeerOptions, wait_s: float) -> int:
+    address = address or await find_lobby(3.0)
     host, _ = split_address(address)
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()

@@ -9,14 +9,12 @@ import contextlib
 import dataclasses
 import json
 import os
-import shutil
 import socket
-import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import ADDRESS_B
 from zeroconf import ServiceInfo
 
 from p2pfish.net.discovery import (
@@ -173,8 +171,6 @@ def test_update_before_start_is_refused() -> None:
 
 # --- a real advertise/browse run between two network namespaces -------------------------------------
 
-ADDRESS_A, ADDRESS_B = "10.77.0.1", "10.77.0.2"
-VETH = "p2pf0"
 STEP_TIMEOUT_S = 5.0
 BROWSE_S = 2.0
 
@@ -212,45 +208,6 @@ async def main() -> None:
 
 asyncio.run(main())
 """
-
-
-def run_ip(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=STEP_TIMEOUT_S, check=False)
-
-
-@pytest.fixture
-def two_namespaces() -> Iterator[tuple[str, str]]:
-    """Namespaces A (10.77.0.1) and B (10.77.0.2) on one veth link with multicast routed onto it."""
-    if shutil.which("ip") is None:
-        pytest.skip("the iproute2 `ip` command is not installed")
-    ns_a, ns_b = f"p2pfish-disc-{os.getpid()}-a", f"p2pfish-disc-{os.getpid()}-b"
-    created: list[str] = []
-    try:
-        for ns in (ns_a, ns_b):
-            added = run_ip("netns", "add", ns)
-            if added.returncode != 0:
-                pytest.skip(f"cannot create network namespaces (needs root or CAP_SYS_ADMIN): {added.stderr.strip()}")
-            created.append(ns)
-        steps = [
-            ("-n", ns_a, "link", "add", VETH, "type", "veth", "peer", "name", VETH, "netns", ns_b),
-            ("-n", ns_a, "addr", "add", f"{ADDRESS_A}/24", "dev", VETH),
-            ("-n", ns_b, "addr", "add", f"{ADDRESS_B}/24", "dev", VETH),
-        ]
-        for ns in (ns_a, ns_b):
-            steps += [
-                ("-n", ns, "link", "set", "dev", "lo", "up"),
-                ("-n", ns, "link", "set", "dev", VETH, "multicast", "on"),
-                ("-n", ns, "link", "set", "dev", VETH, "up"),
-                ("-n", ns, "route", "add", "224.0.0.0/4", "dev", VETH),
-            ]
-        for step in steps:
-            done = run_ip(*step)
-            if done.returncode != 0:
-                pytest.skip(f"cannot set up the veth link (`ip {' '.join(step)}`): {done.stderr.strip()}")
-        yield ns_a, ns_b
-    finally:
-        for ns in created:
-            run_ip("netns", "delete", ns)
 
 
 async def start_child(ns: str, program: str, argument: str) -> asyncio.subprocess.Process:

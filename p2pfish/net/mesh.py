@@ -9,6 +9,7 @@ Frames are multipart: a one-byte kind, then its payload. ZeroMQ does not resend 
 reconnect; the peer runner (node.py) does, from the session's log.
 """
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from p2pfish.core.errors import MalformedInput
 
 CURVE_KEY_CHARS = 40
+ROSTER_WAIT_S = 120.0
 SEND_HIGH_WATER = 10_000
 
 
@@ -47,12 +49,19 @@ def curve_public_of(secret: str) -> str:
 
 
 class _RosterKeys:
-    """The ZAP credentials callback: admit exactly the roster's other seats (none before the roster)."""
+    """The ZAP credentials callback: admit exactly the roster's other seats. A peer may connect before
+    this one knows the roster; its handshake then waits for the roster instead of being refused
+    (ZeroMQ does not retry a connection refused at the handshake)."""
 
     def __init__(self, keys: dict[bytes, int]) -> None:
         self.keys = keys
+        self.known = asyncio.Event()
 
-    def callback(self, domain: str, key: bytes) -> bool:
+    async def callback(self, domain: str, key: bytes) -> bool:
+        try:
+            await asyncio.wait_for(self.known.wait(), ROSTER_WAIT_S)
+        except TimeoutError:
+            return False
         return key in self.keys
 
 
@@ -63,10 +72,12 @@ class Mesh:
         self._secret = curve_secret.encode("ascii")
         self._public = zmq.curve_public(self._secret)
         self._allowed: dict[bytes, int] = {}
+        self._roster_keys = _RosterKeys(self._allowed)
         self._context = zmq.asyncio.Context()
+        self._sync_context: zmq.Context[zmq.Socket[bytes]] = zmq.Context.shadow(self._context.underlying)
         self._auth = AsyncioAuthenticator(self._context)
         self._auth.start()
-        self._auth.configure_curve_callback("*", credentials_provider=_RosterKeys(self._allowed))
+        self._auth.configure_curve_callback("*", credentials_provider=self._roster_keys)
         self._router = self._context.socket(zmq.ROUTER)
         self._router.curve_server = True
         self._router.curve_secretkey = self._secret
@@ -78,7 +89,8 @@ class Mesh:
             self.close()
             raise MalformedInput(f"cannot listen on {bind}: {error.strerror}") from None
         self.endpoint: str = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
-        self._dealers: dict[int, zmq.asyncio.Socket] = {}
+        self._dealers: dict[int, zmq.Socket[bytes]] = {}
+        """Plain sockets: a send that cannot be queued fails at once (zmq.Again) instead of later."""
         self.me = -1
 
     @property
@@ -91,10 +103,11 @@ class Mesh:
             raise MalformedInput("the roster gives this seat another CURVE key than this peer holds")
         self.me = me
         self._allowed.update({p.curve_public.encode("ascii"): s for s, p in enumerate(peers) if s != me})
+        self._roster_keys.known.set()
         for seat, peer in enumerate(peers):
             if seat == me:
                 continue
-            dealer = self._context.socket(zmq.DEALER)
+            dealer: zmq.Socket[bytes] = self._sync_context.socket(zmq.DEALER)
             dealer.curve_secretkey = self._secret
             dealer.curve_publickey = self._public
             dealer.curve_serverkey = peer.curve_public.encode("ascii")

@@ -1,0 +1,52 @@
+"""Two hosts on a LAN, made of two network namespaces joined by a veth link: a lobby advertised on
+one is listed by `p2pfish lobbies` on the other, and `p2pfish join` with no address finds it and
+plays the game through."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ADDRESS_A
+
+from p2pfish.match import PeerProcess
+
+
+def in_namespace(ns: str, *argv: str) -> list[str]:
+    return ["ip", "netns", "exec", ns, sys.executable, "-m", "p2pfish", *argv]
+
+
+def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str, str], tmp_path: Path) -> None:
+    ns_a, ns_b = two_namespaces
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+    host_argv = [
+        "host", "fishnstones", "--players", "2", "--bind", ADDRESS_A, "--code", "LAN234", "--bot", "greedy",
+        "--name", "alice", "--identity-dir", str(tmp_path / "a"), "--json",
+    ]  # fmt: skip
+    host = PeerProcess(0, [], tmp_path / "host.log", env)
+    host.process.kill()
+    host.process.wait()
+    host.process = subprocess.Popen(
+        in_namespace(ns_a, *host_argv), stdout=subprocess.PIPE, stderr=(tmp_path / "host.log").open("w"),
+        stdin=subprocess.DEVNULL, text=True, env=env,
+    )  # fmt: skip
+    try:
+        assert host.read_line("LOBBY ", 20).split()[1] == f"{ADDRESS_A}:" + host.lines[-1].split(":")[1].split()[0]
+        listed = subprocess.run(
+            in_namespace(ns_b, "lobbies", "--timeout", "4"), capture_output=True, text=True, timeout=30, env=env,
+            check=False,
+        )  # fmt: skip
+        assert listed.returncode == 0 and "alice" in listed.stdout and ADDRESS_A in listed.stdout, listed
+        joined = subprocess.run(
+            in_namespace(ns_b, "join", "--code", "LAN234", "--bot", "random", "--name", "bob",
+                         "--identity-dir", str(tmp_path / "b"), "--json"),
+            capture_output=True, text=True, timeout=60, env=env, check=False,
+        )  # fmt: skip
+        assert joined.returncode == 0, joined.stderr
+        guest = json.loads(joined.stdout.strip().splitlines()[-1])
+        hosted = host.result(30)
+    finally:
+        if host.process.poll() is None:
+            host.process.kill()
+    assert hosted is not None and hosted["finished"] and guest["finished"]
+    assert hosted["outcome"] == guest["outcome"]

@@ -12,9 +12,14 @@ fi
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 stamp="$(sha256sum "$root/pyproject.toml" | cut -c1-16)$extra"
 if [ "$(cat "$venv/.p2pfish-stamp" 2>/dev/null)" != "$stamp" ]; then
-    "$venv/bin/python" -m pip install -q --upgrade pip >&2
+    echo "setting up $venv (once) ..." >&2
     spec="$root"
     [ -n "$extra" ] && spec="$root[$extra]"
-    "$venv/bin/python" -m pip install -q -e "$spec" >&2
+    if ! { "$venv/bin/python" -m pip install -q --upgrade pip && "$venv/bin/python" -m pip install -q -e "$spec"; } \
+        > "$venv/install.log" 2>&1; then
+        cat "$venv/install.log" >&2
+        echo "p2pfish: could not install the dependencies (log: $venv/install.log)" >&2
+        exit 1
+    fi
     echo "$stamp" > "$venv/.p2pfish-stamp"
 fi

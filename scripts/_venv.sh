@@ -11,7 +11,8 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
 fi
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 stamp="$(sha256sum "$root/pyproject.toml" | cut -c1-16)$extra"
-if [ "$(cat "$venv/.p2pfish-stamp" 2>/dev/null)" != "$stamp" ]; then
+installed="$(cat "$venv/.p2pfish-stamp" 2>/dev/null || true)"
+if [ "$installed" != "$stamp" ] && [ "$installed" != "${stamp}test" ]; then
     echo "setting up $venv (once) ..." >&2
     spec="$root"
     [ -n "$extra" ] && spec="$root[$extra]"

@@ -223,3 +223,13 @@ def _strings(value: object) -> list[str]:
     if isinstance(value, list):
         return [s for item in value for s in _strings(item)]
     return []
+
+
+def test_joining_where_no_lobby_listens_fails_clearly(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "p2pfish", "join", "127.0.0.1:9", "--code", "AAAAAA", "--bot", "random",
+         "--identity-dir", str(tmp_path), "--wait", "2"],
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "no lobby answered at 127.0.0.1:9" in done.stderr and "Traceback" not in done.stderr

@@ -33,6 +33,8 @@ TAG_CARD = b"p2pfish/player-card/v1"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MAX_LOBBY_MESSAGE = 16 * 1024
+ANSWER_WITHIN_S = 10.0
+"""A host answers an admitted join at once; silence this long means no lobby is there."""
 
 
 class LobbyRefused(P2pfishError):
@@ -211,6 +213,8 @@ async def join_lobby(
     try:
         dealer.connect(f"tcp://{address}")
         await dealer.send(_sealed(key, {"type": "join", "card": card.to_wire()}))
+        if not await dealer.poll(int(min(ANSWER_WITHIN_S, timeout_s) * 1000)):
+            raise LobbyRefused(f"no lobby answered at {address} within {min(ANSWER_WITHIN_S, timeout_s):.0f} s")
         return await asyncio.wait_for(_await_start(dealer, key, card, on_change), timeout_s)
     except TimeoutError:
         raise LobbyRefused(f"no game started at {address} within {timeout_s:.0f} s") from None

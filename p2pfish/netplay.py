@@ -6,6 +6,7 @@ finish the game with nothing lost.
 """
 
 import asyncio
+import ipaddress
 import json
 import os
 import random
@@ -21,7 +22,7 @@ from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games import get_rules
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
-from p2pfish.net.lobby import LobbyHost, PlayerCard, Table, join_lobby, new_join_code
+from p2pfish.net.lobby import LobbyHost, PlayerCard, Table, join_lobby, new_join_code, normal_code
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.session.session import Finished, Session, Stopped
@@ -61,6 +62,13 @@ def local_address_towards(host: str) -> str:
         probe.close()
 
 
+def check_ipv4(address: str) -> None:
+    try:
+        ipaddress.IPv4Address(address)
+    except ValueError:
+        raise MalformedInput(f"--bind takes an IPv4 address such as 0.0.0.0 or 192.168.1.20, not {address!r}") from None
+
+
 def primary_address() -> str:
     """This machine's LAN address (what a 'connect' of a UDP socket picks; it sends nothing)."""
     return local_address_towards("10.255.255.255")
@@ -90,12 +98,13 @@ async def host_game(
 ) -> int:
     rules = get_rules(game)
     rules.new_game(players, game_options)
+    check_ipv4(bind_host)
+    join_code = normal_code(code) if code else new_join_code()
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{bind_host}:*")
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
     card = PlayerCard.make(identity, options.name, public, endpoint)
-    join_code = code or new_join_code()
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
         lobby = LobbyHost(game, game_options, players=players, host=card, code=join_code, bind=bind)
@@ -106,16 +115,17 @@ async def host_game(
     host = primary_address() if host == "0.0.0.0" else host
     print(f"LOBBY {host}:{lobby_port} CODE {lobby.code}", flush=True)
     say(options, f"{rules.title} lobby open at {host}:{lobby_port}, join code {lobby.code}; waiting for {players - 1}")
-    ad = LobbyAd(options.name or "player", game, players, 1, host, lobby_port, new_lobby_id())
-    advertiser = Advertiser() if advertise and not host.startswith("127.") else None
-    if advertiser is not None:
-        await advertiser.start(ad, None if bind_host == "0.0.0.0" else [bind_host])
+    advertiser, ad = (
+        await _advertise(game, players, host, lobby_port, bind_host=bind_host, options=options)
+        if advertise
+        else (None, None)
+    )
 
     updates: set[asyncio.Task[None]] = set()
 
     def joined(cards: list[PlayerCard]) -> None:
         say(options, f"  {cards[-1].name} joined ({len(cards)}/{players})")
-        if advertiser is not None and len(cards) < players:
+        if advertiser is not None and ad is not None and len(cards) < players:
             update = asyncio.ensure_future(advertiser.update(replace(ad, joined=len(cards))))
             updates.add(update)
             update.add_done_callback(updates.discard)
@@ -127,6 +137,22 @@ async def host_game(
         if advertiser is not None:
             await advertiser.close()
     return await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options)
+
+
+async def _advertise(
+    game: str, players: int, host: str, port: int, *, bind_host: str, options: PeerOptions
+) -> tuple[Advertiser | None, LobbyAd | None]:
+    """Announce the lobby on the LAN (never from loopback); a failure only means no announcement."""
+    if host.startswith("127."):
+        return None, None
+    try:
+        ad = LobbyAd(options.name[:20], game, players, 1, host, port, new_lobby_id())
+        advertiser = Advertiser()
+        await advertiser.start(ad, None if bind_host == "0.0.0.0" else [bind_host])
+    except (ValueError, OSError) as error:
+        say(options, f"  (not announced on the LAN: {error})")
+        return None, None
+    return advertiser, ad
 
 
 async def find_lobby(timeout_s: float) -> str:
@@ -145,6 +171,7 @@ async def list_lobbies(timeout_s: float) -> int:
 
 
 async def join_game(address: str | None, code: str, options: PeerOptions, wait_s: float) -> int:
+    normal_code(code)
     address = address or await find_lobby(3.0)
     host, _ = split_address(address)
     identity = load_or_create(options.identity_dir)

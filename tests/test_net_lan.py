@@ -20,7 +20,7 @@ def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str
     ns_a, ns_b = two_namespaces
     env = {"XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
     host_argv = [
-        "host", "fishnstones", "--players", "2", "--bind", ADDRESS_A, "--code", "LAN234", "--bot", "greedy",
+        "host", "fishnstones", "--players", "2", "--bind", ADDRESS_A, "--code", "KAN234", "--bot", "greedy",
         "--name", "alice", "--identity-dir", str(tmp_path / "a"), "--json",
     ]  # fmt: skip
     host = PeerProcess(0, [], tmp_path / "host.log", env)
@@ -38,7 +38,7 @@ def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str
         )  # fmt: skip
         assert listed.returncode == 0 and "alice" in listed.stdout and ADDRESS_A in listed.stdout, listed
         joined = subprocess.run(
-            in_namespace(ns_b, "join", "--code", "LAN234", "--bot", "random", "--name", "bob",
+            in_namespace(ns_b, "join", "--code", "KAN234", "--bot", "random", "--name", "bob",
                          "--identity-dir", str(tmp_path / "b"), "--json"),
             capture_output=True, text=True, timeout=60, env=env, check=False,
         )  # fmt: skip

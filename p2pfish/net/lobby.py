@@ -23,7 +23,7 @@ import zmq.asyncio
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.wire import Json, as_object, hex_bytes, str_field
-from p2pfish.crypto.encoding import encode_text, length_prefixed, tagged_hash
+from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
 from p2pfish.session.envelope import canonical, parse_json
 from p2pfish.session.setup import GameSetup
@@ -46,11 +46,17 @@ def new_join_code() -> str:
 
 
 def normal_code(code: str) -> str:
-    return code.strip().upper().replace("-", "").replace(" ", "")
+    """The code as the host shows it: upper case, without dashes or spaces. Raises MalformedInput."""
+    normal = code.strip().upper().replace("-", "").replace(" ", "")
+    if len(normal) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in normal):
+        raise MalformedInput(f"a join code is {CODE_LENGTH} letters and digits like K7P2QX, not {code!r}")
+    return normal
 
 
 def code_key(code: str) -> bytes:
-    return tagged_hash(TAG_CODE, encode_text(normal_code(code)))
+    """The lobby's MAC key. scrypt makes each guess of a ~30-bit code cost ~16 MiB and ~50 ms, so a
+    captured lobby message cannot be brute-forced cheaply."""
+    return hashlib.scrypt(encode_text(normal_code(code)), salt=TAG_CODE, n=2**14, r=8, p=1, dklen=32)
 
 
 @dataclass(frozen=True)
@@ -186,6 +192,8 @@ class LobbyHost:
             return error.reason
         if any(card.identity == known.identity for known in self.cards):
             return "a player with this identity is already in the lobby"
+        if any(card.curve_public == known.curve_public or card.endpoint == known.endpoint for known in self.cards):
+            return "a player with this network key or endpoint is already in the lobby"
         if routing_id in self._joiners:
             return "this connection has already joined"
         self.cards.append(card)
@@ -244,6 +252,8 @@ async def _await_start(
             table = Table(GameSetup.from_wire(message.get("setup")), tuple(cards))
             if tuple(c.identity for c in cards) != table.setup.roster or card not in cards:
                 raise LobbyRefused("the host started a game whose roster does not hold this player")
+            if tuple(c.name for c in cards) != table.setup.names or len({c.curve_public for c in cards}) != len(cards):
+                raise LobbyRefused("the host started a game whose cards do not match its roster")
             return table
 
 

@@ -21,6 +21,7 @@ from p2pfish.core.errors import MalformedInput
 
 CURVE_KEY_CHARS = 40
 ROSTER_WAIT_S = 120.0
+CLOSE_LINGER_MS = 300
 SEND_HIGH_WATER = 10_000
 
 
@@ -83,6 +84,7 @@ class Mesh:
         self._router.curve_secretkey = self._secret
         self._router.curve_publickey = self._public
         self._router.linger = 0
+        self._router.handshake_ivl = int(ROSTER_WAIT_S * 1000)
         try:
             self._router.bind(bind)
         except zmq.ZMQError as error:
@@ -147,7 +149,9 @@ class Mesh:
                 return seat, [bytes(part.buffer) for part in parts[1:]]
 
     def close(self) -> None:
-        for socket in [*self._dealers.values(), self._router]:
-            socket.close(linger=0)
+        """Close, giving frames already queued (a goodbye) a moment to leave."""
+        for dealer in self._dealers.values():
+            dealer.close(linger=CLOSE_LINGER_MS)
+        self._router.close(linger=0)
         self._auth.stop()
         self._context.term()

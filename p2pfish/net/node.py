@@ -1,11 +1,12 @@
 """Runs one seat's session over the mesh until the game ends or stops.
 
-Three kinds of frames travel: a session message ("M", the signed bytes), a heartbeat ("H", the
-number of messages of each author this peer holds), and a goodbye ("B", the same numbers, sent once
-when a peer that holds the whole game leaves). The heartbeat is the acknowledgement: when a
-peer's heartbeat shows it lacks messages this peer holds, they are sent again — so nothing is lost
-to a reconnect, a dropped frame or a peer that crashed and came back. A peer that sends nothing at
-all, not even heartbeats, is shown as silent and then dropped, which stops the game.
+Three kinds of frames travel: a session message ("M", the signed bytes); a heartbeat ("H": the
+session id, so that peers given different games notice, and how many messages of each author this
+peer holds); and a goodbye ("B", the same numbers, sent once by a peer that finished and leaves).
+The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
+holds, they are sent again — so nothing is lost to a reconnect, a dropped frame or a peer that
+crashed and came back. A peer that sends nothing at all, not even heartbeats, is shown as silent
+and then dropped, which stops the game.
 """
 
 import asyncio
@@ -94,7 +95,8 @@ class PeerNode:
             while self.clock() < deadline and not self._everyone_caught_up():
                 self._beat()
                 await asyncio.sleep(self.timers.heartbeat_s)
-            self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
+            if self.session.finished:
+                self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
         finally:
             receiver.cancel()
 
@@ -121,13 +123,20 @@ class PeerNode:
                 self._heartbeat_from(seat, frames[1])
             elif frames[0] == BYE:
                 self._gone.add(seat)
+                continue
             self._after_input()
 
     def _heartbeat_from(self, seat: int, payload: bytes) -> None:
         try:
-            have = json.loads(payload)
+            beat = json.loads(payload)
         except ValueError:
             return
+        if not isinstance(beat, dict):
+            return
+        if beat.get("session") != self.session.session_id.hex():
+            self.session.abort(f"seat {seat} plays another game setup: the lobby gave the peers different games")
+            return
+        have = beat.get("have")
         players = self.session.setup.players
         if isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have):
             self._peer_have[seat] = have
@@ -148,13 +157,15 @@ class PeerNode:
 
     def _heard(self, seat: int) -> None:
         self._last_heard[seat] = self.clock()
+        self._gone.discard(seat)
         if seat in self._silent:
             self._silent.discard(seat)
             self._tell(PeerBack(seat))
 
     def _beat(self) -> None:
         now = self.clock()
-        self.mesh.broadcast([HEARTBEAT, json.dumps(self.session.have()).encode()])
+        beat = {"session": self.session.session_id.hex(), "have": self.session.have()}
+        self.mesh.broadcast([HEARTBEAT, json.dumps(beat).encode()])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)
             if self._over() or seat in self._gone:

@@ -126,6 +126,11 @@ class Session(RandomTurns, DeckTurns):
         if self.seat is not None and self.fault is None:
             self._emit(bodies.chat(text))
 
+    def abort(self, reason: str) -> None:
+        """Stop the game for a reason no seat's signature proves (peers disagree on the setup)."""
+        if self.fault is None and not self.finished:
+            self._stop(Fault(None, "violation", reason))
+
     def drop(self, seat: int, reason: str) -> None:
         """The transport lost `seat` for good (no sign of life past its timeout): stop the game."""
         if self.fault is None and not self.finished:
@@ -215,7 +220,7 @@ class Session(RandomTurns, DeckTurns):
                     raise
                 reason = f"a message could not be processed ({type(error).__name__}: {str(error)[:80]})"
                 self._stop(Fault(self._author, "malformed", reason, self._evidence))
-        if self.fault is None and self._reports:
+        while self.fault is None and self._reports:
             self._check_report(self._reports.pop(0))
 
     def _check_report(self, report: Envelope) -> None:

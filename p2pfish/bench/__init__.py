@@ -16,6 +16,14 @@ FIGURES: dict[str, str] = {
     "deck_audit_52x5_s": "p2pfish.bench.crypto_figures:deck_audit_52x5_s",
     "apply_signed_ms": "p2pfish.bench.session_figures:apply_signed_ms",
     "ed25519_verify_ms": "p2pfish.bench.session_figures:ed25519_verify_ms",
+    "match_fnst_4_s": "p2pfish.bench.net_figures:match_fnst_4_s",
+    "fanout_p50_ms_4": "p2pfish.bench.net_figures:fanout_p50_ms_4",
+    "fanout_p99_ms_4": "p2pfish.bench.net_figures:fanout_p99_ms_4",
+    "fanout_p50_ms_8": "p2pfish.bench.net_figures:fanout_p50_ms_8",
+    "fanout_p99_ms_8": "p2pfish.bench.net_figures:fanout_p99_ms_8",
+    "raw_fanout_p50_ms_8": "p2pfish.bench.net_figures:raw_fanout_p50_ms_8",
+    "raw_fanout_p99_ms_8": "p2pfish.bench.net_figures:raw_fanout_p99_ms_8",
+    "fanout_vs_raw_p99_8": "p2pfish.bench.net_figures:fanout_vs_raw_p99_8",
 }
 """Figure name -> "module:function" of a zero-argument function returning the figure."""
 

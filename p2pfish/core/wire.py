@@ -1,9 +1,12 @@
 """The JSON-compatible values that actions and views are encoded as, and strict readers for them."""
 
+import re
 from collections.abc import Mapping
 from typing import TypeAlias
 
 from p2pfish.core.errors import MalformedInput
+
+_LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
 Scalar: TypeAlias = int | str
 Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
@@ -44,7 +47,7 @@ def as_object(wire: Json, what: str = "action") -> Mapping[str, Json]:
 
 def hex_bytes(text: str, what: str, size: int | None = None) -> bytes:
     """Lower-case hex with no spaces (one spelling per value), of exactly `size` bytes when given."""
-    if len(text) % 2 or any(c not in "0123456789abcdef" for c in text):
+    if not _LOWER_HEX.fullmatch(text):
         raise MalformedInput(f"{what} must be lower-case hex")
     value = bytes.fromhex(text)
     if size is not None and len(value) != size:

@@ -6,6 +6,7 @@ messages go to the store before they are sent; every message it accepts from ano
 stored and relayed to every peer before any message of its own that could depend on it.
 """
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,6 +139,8 @@ class SessionCore:
         self._slow_told: set[int] = set()
         self._outbox: list[bytes] = []
         self._reports: list[Envelope] = []
+        self._accepted_hashes: set[bytes] = set()
+        """Hashes of accepted messages: a copy (relays make many) is dropped before it is even parsed."""
         self._own_stop: Envelope | None = None
         """This seat's own stop report, if it sent one (a resumed peer stays stopped)."""
         self._events: list[Event] = []
@@ -183,6 +186,8 @@ class SessionCore:
     def _ingest(self, raw: bytes, via: int | None) -> None:
         """Check one message and add it to its author's chain. `via` None: it comes from a file or the
         store, so a message that no seat's signature vouches for is blamed on nobody."""
+        if hashlib.sha256(raw).digest() in self._accepted_hashes:
+            return
         try:
             envelope = open_envelope(raw)
         except MalformedInput as error:
@@ -208,6 +213,7 @@ class SessionCore:
             return
         for message in accepted:
             self.accepted.append(message.raw)
+            self._accepted_hashes.add(message.hash)
             own = message.seat == self.seat
             if own and message.kind in bodies.TURN_KINDS:
                 self._sent.add((turn_of(message.body), message.kind))

@@ -164,7 +164,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
 def cmd_match(args: argparse.Namespace) -> int:
     from p2pfish.match import run_match
 
-    result = run_match(args.game, args.players, _comma_list(args.bots), args.seed, args.timeout)
+    try:
+        result = run_match(args.game, args.players, _comma_list(args.bots), args.seed, args.timeout)
+    except TimeoutError as error:
+        print(f"p2pfish: the match did not start: {error}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(result.to_wire()))
     else:

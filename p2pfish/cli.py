@@ -5,6 +5,7 @@ Heavy modules (crypto, the UI) are imported inside the commands that need them, 
 """
 
 import argparse
+import getpass
 import json
 import os
 import sys
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 from p2pfish.core.errors import MalformedInput, P2pfishError
 
 if TYPE_CHECKING:
-    from p2pfish.netplay import PeerOptions
+    from p2pfish.netplay import Frontend, PeerOptions
 
 EXIT_USAGE = 2
 
@@ -117,8 +118,6 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     from p2pfish.net.node import NodeTimers
     from p2pfish.netplay import PeerOptions
 
-    if args.bot is None and args.command != "resume":
-        raise MalformedInput("the terminal UI is not there yet: play headless with --bot " + "|".join(BOT_KINDS))
     if args.bot is not None and args.bot not in BOT_KINDS:
         raise MalformedInput(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
     if args.timeout <= 0:
@@ -132,13 +131,23 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     )  # fmt: skip
 
 
+def _front(args: argparse.Namespace, options: "PeerOptions") -> "Frontend":
+    if options.bot:
+        from p2pfish.netplay import BotFrontend
+
+        return BotFrontend(options)
+    from p2pfish.uiplay import UiFrontend
+
+    return UiFrontend(options, ascii_only=args.ascii)
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     from p2pfish.netplay import host_game, run
 
     options = _peer_options(args)
     game = host_game(
         args.game, args.players, game_options=_options(args.option), bind_host=args.bind, port=args.port,
-        code=args.code, advertise=not args.no_discovery, options=options,
+        code=args.code, advertise=not args.no_discovery, options=options, front=_front(args, options),
     )  # fmt: skip
     return run(game)
 
@@ -146,7 +155,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from p2pfish.netplay import join_game, run
 
-    return run(join_game(args.address, args.code, _peer_options(args), args.wait))
+    options = _peer_options(args)
+    return run(join_game(args.address, args.code, options, args.wait, _front(args, options)))
 
 
 def cmd_lobbies(args: argparse.Namespace) -> int:
@@ -158,7 +168,7 @@ def cmd_lobbies(args: argparse.Namespace) -> int:
 def cmd_resume(args: argparse.Namespace) -> int:
     from p2pfish.netplay import resume_game, run
 
-    return run(resume_game(args.store, _peer_options(args)))
+    return run(resume_game(args.store, _peer_options(args), lambda options: _front(args, options)))
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -181,6 +191,22 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise MalformedInput("play needs a terminal (to watch bots play without one: p2pfish watch)")
+    from p2pfish.netplay import run
+    from p2pfish.uiplay import play_local
+
+    name = getpass.getuser()[:20] or "you"
+    return run(play_local(args.game, args.bots, args.seed or 0, ascii_only=args.ascii or _plain_terminal(), name=name))
+
+
+def _plain_terminal() -> bool:
+    """No colours or box glyphs where the terminal says it cannot show them."""
+    encoding = (sys.stdout.encoding or "").lower()
+    return os.environ.get("TERM") == "dumb" or "utf" not in encoding or "NO_COLOR" in os.environ
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
     return watch_game(args.game, args.bots, args.seed)
@@ -195,10 +221,16 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(run=run)
         return sub
 
-    play = command("play", cmd_play, "play a game on this machine (for now: watch bots play it)")
+    play = command("play", cmd_play, "play against bot peers on this machine, in the terminal UI")
     play.add_argument("game", nargs="?", default="fishnstones", help="game id (default fishnstones)")
     play.add_argument("--bots", type=int, default=3, help="number of bot opponents (default 3)")
-    play.add_argument("--seed", type=int, default=None, help="seed for the bots and the deal")
+    play.add_argument("--seed", type=int, default=None, help="seed for the bots' own choices")
+    play.add_argument("--ascii", action="store_true", help="plain ASCII and no colours")
+
+    watch = command("watch", cmd_watch, "watch bots play a game in this process, narrated in words")
+    watch.add_argument("game", nargs="?", default="fishnstones", help="game id (default fishnstones)")
+    watch.add_argument("--bots", type=int, default=3, help="number of bots besides the first (default 3)")
+    watch.add_argument("--seed", type=int, default=None, help="seed for the bots")
 
     sp = command("selfplay", cmd_selfplay, "play many bot games in-process, rules only, and print the results")
     sp.add_argument("game", help="game id, e.g. fishnstones")
@@ -210,13 +242,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print one JSON object")
 
     def peer_flags(sub: argparse.ArgumentParser, *, bot_default: str | None = None) -> None:
-        sub.add_argument("--name", default=os.environ.get("USER", "player"), help="your name at the table")
+        sub.add_argument("--name", default=getpass.getuser()[:20] or "player", help="your name at the table")
         sub.add_argument("--bot", default=bot_default, help="play headless with this bot (random, greedy)")
         sub.add_argument("--seed", type=int, default=None, help="seed for the bot's own choices")
         sub.add_argument("--identity-dir", help="keep the player key here instead of $XDG_CONFIG_HOME/p2pfish")
         sub.add_argument("--transcript", help="write the game's signed log to this file at the end")
         sub.add_argument("--timeout", type=float, default=30.0, help="seconds of silence before a peer is dropped")
         sub.add_argument("--json", action="store_true", help="print one JSON line with the result at the end")
+        sub.add_argument("--ascii", action="store_true", help="plain ASCII and no colours in the terminal UI")
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")

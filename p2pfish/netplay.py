@@ -12,9 +12,10 @@ import os
 import random
 import socket
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from p2pfish.bots import make_bot
 from p2pfish.core.errors import MalformedInput
@@ -24,7 +25,7 @@ from p2pfish.games import get_rules
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
 from p2pfish.net.lobby import LobbyHost, PlayerCard, Table, join_lobby, new_join_code, normal_code
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
-from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
+from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.session.session import Finished, Session, Stopped
 from p2pfish.session.store import SqliteStore
 
@@ -85,6 +86,61 @@ def say(options: PeerOptions, text: str) -> None:
     print(text, file=sys.stderr if options.json else sys.stdout, flush=True)
 
 
+class Frontend(Protocol):
+    """Who plays this seat: a headless bot (BotFrontend) or a person at the terminal UI."""
+
+    start_now: asyncio.Event | None
+    """Set by a host's player to start before the table is full (None: wait until it is full)."""
+
+    def note(self, text: str) -> None: ...
+    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None: ...
+    def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None: ...
+    def chooser(self, session: Session) -> Chooser | None: ...
+    def started(self, session: Session, node: PeerNode, store: Path) -> None: ...
+    def event(self, event: NodeEvent) -> None: ...
+    async def finished(self, session: Session, node: PeerNode) -> None: ...
+
+
+class BotFrontend:
+    """A headless bot peer: it plays by itself and tells what happens in lines of text."""
+
+    start_now: asyncio.Event | None = None
+
+    def __init__(self, options: PeerOptions) -> None:
+        self.options = options
+        self.names: tuple[str, ...] = ()
+
+    def note(self, text: str) -> None:
+        say(self.options, text)
+
+    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
+        print(f"LOBBY {address} CODE {code}", flush=True)
+        self.note(f"{title} lobby open at {address}, join code {code}; waiting for {wanted - 1}")
+
+    def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
+        self.note(f"  {cards[-1].name} joined ({len(cards)}/{wanted})")
+
+    def chooser(self, session: Session) -> Chooser | None:
+        return make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed)).choose
+
+    def started(self, session: Session, node: PeerNode, store: Path) -> None:
+        self.names = session.setup.names
+        self.note(f"game {session.setup.session_id.hex()[:16]} starts: you are seat {session.seat}; store {store}")
+
+    def event(self, event: NodeEvent) -> None:
+        names = self.names
+        if isinstance(event, PeerSilent):
+            self.note(f"  waiting for {names[event.seat]} (silent for {event.seconds:.0f} s)")
+        elif isinstance(event, Stopped):
+            self.note(f"game stopped: {event.fault.describe(names)}")
+        elif isinstance(event, Finished):
+            scores = zip(names, event.outcome.scores, strict=True)
+            self.note("game over: " + ", ".join(f"{name} {points}" for name, points in scores))
+
+    async def finished(self, session: Session, node: PeerNode) -> None:
+        return None
+
+
 async def host_game(
     game: str,
     players: int,
@@ -95,6 +151,7 @@ async def host_game(
     code: str | None,
     advertise: bool,
     options: PeerOptions,
+    front: Frontend,
 ) -> int:
     rules = get_rules(game)
     rules.new_game(players, game_options)
@@ -113,10 +170,9 @@ async def host_game(
         raise
     host, lobby_port = split_address(lobby.endpoint.removeprefix("tcp://"))
     host = primary_address() if host == "0.0.0.0" else host
-    print(f"LOBBY {host}:{lobby_port} CODE {lobby.code}", flush=True)
-    say(options, f"{rules.title} lobby open at {host}:{lobby_port}, join code {lobby.code}; waiting for {players - 1}")
+    front.lobby_open(rules.title, f"{host}:{lobby_port}", lobby.code, players)
     advertiser, ad = (
-        await _advertise(game, players, host, lobby_port, bind_host=bind_host, options=options)
+        await _advertise(game, players, host, lobby_port, bind_host=bind_host, options=options, front=front)
         if advertise
         else (None, None)
     )
@@ -124,23 +180,23 @@ async def host_game(
     updates: set[asyncio.Task[None]] = set()
 
     def joined(cards: list[PlayerCard]) -> None:
-        say(options, f"  {cards[-1].name} joined ({len(cards)}/{players})")
+        front.lobby_changed(cards, players)
         if advertiser is not None and ad is not None and len(cards) < players:
             update = asyncio.ensure_future(advertiser.update(replace(ad, joined=len(cards))))
             updates.add(update)
             update.add_done_callback(updates.discard)
 
     try:
-        table = await lobby.gather(joined)
+        table = await lobby.gather(joined, start_now=front.start_now, minimum=rules.min_players)
     finally:
         lobby.close()
         if advertiser is not None:
             await advertiser.close()
-    return await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options)
+    return await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options, front=front)
 
 
 async def _advertise(
-    game: str, players: int, host: str, port: int, *, bind_host: str, options: PeerOptions
+    game: str, players: int, host: str, port: int, *, bind_host: str, options: PeerOptions, front: Frontend
 ) -> tuple[Advertiser | None, LobbyAd | None]:
     """Announce the lobby on the LAN (never from loopback); a failure only means no announcement."""
     if host.startswith("127."):
@@ -150,7 +206,7 @@ async def _advertise(
         advertiser = Advertiser()
         await advertiser.start(ad, None if bind_host == "0.0.0.0" else [bind_host])
     except (ValueError, OSError) as error:
-        say(options, f"  (not announced on the LAN: {error})")
+        front.note(f"  (not announced on the LAN: {error})")
         return None, None
     return advertiser, ad
 
@@ -170,7 +226,7 @@ async def list_lobbies(timeout_s: float) -> int:
     return 0
 
 
-async def join_game(address: str | None, code: str, options: PeerOptions, wait_s: float) -> int:
+async def join_game(address: str | None, code: str, options: PeerOptions, wait_s: float, front: Frontend) -> int:
     normal_code(code)
     address = address or await find_lobby(3.0)
     host, _ = split_address(address)
@@ -178,16 +234,19 @@ async def join_game(address: str | None, code: str, options: PeerOptions, wait_s
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
     card = PlayerCard.make(identity, options.name, public, mesh.endpoint)
+    front.lobby_open("the", address, normal_code(code), 0)
     try:
-        table = await join_lobby(address, code, card, timeout_s=wait_s)
+        table = await join_lobby(address, code, card, timeout_s=wait_s, on_change=lambda c: front.lobby_changed(c, 0))
     except BaseException:
         mesh.close()
         raise
     seat = table.seat_of(identity.public_bytes)
-    return await _play(table, seat, identity=identity, mesh=mesh, secret=secret, options=options)
+    return await _play(table, seat, identity=identity, mesh=mesh, secret=secret, options=options, front=front)
 
 
-async def _play(table: Table, seat: int, *, identity: Identity, mesh: Mesh, secret: str, options: PeerOptions) -> int:
+async def _play(
+    table: Table, seat: int, *, identity: Identity, mesh: Mesh, secret: str, options: PeerOptions, front: Frontend
+) -> int:
     setup = table.setup
     path = Path(options.store) if options.store else state_dir() / f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite"
     store = SqliteStore(path)
@@ -202,11 +261,10 @@ async def _play(table: Table, seat: int, *, identity: Identity, mesh: Mesh, secr
         },
     )
     session = Session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
-    say(options, f"game {setup.session_id.hex()[:16]} starts: you are seat {seat}; store {path}")
-    return await _run(session, mesh, table.cards, options, path)
+    return await _run(session, mesh, table.cards, options=options, path=path, front=front)
 
 
-async def resume_game(store_path: str, options: PeerOptions) -> int:
+async def resume_game(store_path: str, options: PeerOptions, make_front: Callable[[PeerOptions], Frontend]) -> int:
     path = Path(store_path)
     if not path.exists():
         raise MalformedInput(f"no store at {store_path}")
@@ -227,27 +285,18 @@ async def resume_game(store_path: str, options: PeerOptions) -> int:
         str(record["name"]), bot, seed if isinstance(seed, int) else None, options.identity_dir, str(path),
         options.transcript, options.json, options.timers,
     )  # fmt: skip
-    say(resumed, f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
-    return await _run(session, mesh, cards, resumed, path)
+    front = make_front(resumed)
+    front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
+    return await _run(session, mesh, cards, options=resumed, path=path, front=front)
 
 
-async def _run(session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], options: PeerOptions, path: Path) -> int:
+async def _run(
+    session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], *, options: PeerOptions, path: Path, front: Frontend
+) -> int:
     assert session.seat is not None
-    names = session.setup.names
     mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
-    bot = make_bot(options.bot, session.setup.game, random.Random(options.seed))
-
-    def tell(event: NodeEvent) -> None:
-        if isinstance(event, PeerSilent):
-            say(options, f"  waiting for {names[event.seat]} (silent for {event.seconds:.0f} s)")
-        elif isinstance(event, Stopped):
-            say(options, f"game stopped: {event.fault.describe(names)}")
-        elif isinstance(event, Finished):
-            say(
-                options, "game over: " + ", ".join(f"{n} {s}" for n, s in zip(names, event.outcome.scores, strict=True))
-            )
-
-    node = PeerNode(session, mesh, bot.choose, timers=options.timers, on_event=tell)
+    node = PeerNode(session, mesh, front.chooser(session), timers=options.timers, on_event=front.event)
+    front.started(session, node, path)
     try:
         await node.run()
     finally:
@@ -265,6 +314,7 @@ async def _run(session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], opti
         "store": str(path),
         "messages": node.sent + node.received,
     }  # fmt: skip
+    await front.finished(session, node)
     if options.json:
         print(json.dumps(result), flush=True)
     return 0 if session.finished else 1

@@ -60,7 +60,8 @@ def test_selfplay_prints_wins_and_mean_score(capsys: pytest.CaptureFixture[str])
         (["selfplay", "fishnstones", "--games", "0"], "at least 1"),
         (["selfplay", "fishnstones", "--players", "four"], "invalid int value"),
         (["bench", "--only", "nothing_s"], "unknown figure"),
-        (["play", "--bots", "9"], "needs 1-3 bots"),
+        (["watch", "--bots", "9"], "needs 1-3 bots"),
+        (["play"], "play needs a terminal"),
         (["fly"], "invalid choice"),
     ],
 )
@@ -80,8 +81,8 @@ def test_bench_json_reports_the_rules_figure(capsys: pytest.CaptureFixture[str])
     assert figures["rules_games_per_s"] > 0
 
 
-def test_play_narrates_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "play", "--seed", "4", "--bots", "2")
+def test_watch_narrates_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "watch", "--seed", "4", "--bots", "2")
     assert code == 0
     assert out.count("the pond is filled") == 4
     assert "Final scores" in out and "Winner:" in out
@@ -92,7 +93,7 @@ def test_python_dash_m_runs_and_help_lists_commands() -> None:
         [sys.executable, "-m", "p2pfish", "--help"], check=False, capture_output=True, text=True, timeout=30
     )
     assert done.returncode == 0
-    for command in ("play", "selfplay", "bench"):
+    for command in ("play", "watch", "host", "join", "lobbies", "resume", "match", "verify", "selfplay", "bench"):
         assert command in done.stdout
 
 

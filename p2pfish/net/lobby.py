@@ -151,10 +151,24 @@ class LobbyHost:
         self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
         self._joiners: list[bytes] = []
 
-    async def gather(self, on_change: Callable[[list[PlayerCard]], None] | None = None) -> Table:
-        """Admit players until the table is full, then start the game."""
+    async def gather(
+        self,
+        on_change: Callable[[list[PlayerCard]], None] | None = None,
+        *,
+        start_now: asyncio.Event | None = None,
+        minimum: int = 2,
+    ) -> Table:
+        """Admit players until the table is full — or until `start_now` is set with at least `minimum`
+        players in — then start the game."""
         while len(self.cards) < self.players:
-            routing_id, raw = await self._next()
+            if start_now is not None and start_now.is_set():
+                if len(self.cards) >= minimum:
+                    break
+                start_now.clear()
+            arrival = await self._next_or(start_now)
+            if arrival is None:
+                continue
+            routing_id, raw = arrival
             refusal = self._admit(routing_id, raw)
             if refusal is not None:
                 await self._router.send_multipart([routing_id, canonical({"type": "refused", "reason": refusal})])
@@ -173,6 +187,19 @@ class LobbyHost:
         for joiner in self._joiners:
             await self._router.send_multipart([joiner, _sealed(self._key, start)])
         return Table(setup, tuple(self.cards))
+
+    async def _next_or(self, start_now: asyncio.Event | None) -> tuple[bytes, bytes] | None:
+        """The next lobby message, or None when `start_now` is set first."""
+        if start_now is None:
+            return await self._next()
+        arrival = asyncio.ensure_future(self._next())
+        started = asyncio.ensure_future(start_now.wait())
+        await asyncio.wait({arrival, started}, return_when=asyncio.FIRST_COMPLETED)
+        started.cancel()
+        if arrival.done():
+            return arrival.result()
+        arrival.cancel()
+        return None
 
     async def _next(self) -> tuple[bytes, bytes]:
         while True:

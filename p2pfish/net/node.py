@@ -2,7 +2,8 @@
 
 Three kinds of frames travel: a session message ("M", the signed bytes); a heartbeat ("H": the
 session id, so that peers given different games notice, and how many messages of each author this
-peer holds); and a goodbye ("B", the same numbers, sent once by a peer that finished and leaves).
+peer holds); a goodbye ("B", the same numbers, sent once by a peer that finished and leaves); and "A", sent by a
+player who leaves a game unfinished and means to resume it: the others then wait longer for it.
 The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
 holds, they are sent again — so nothing is lost to a reconnect, a dropped frame or a peer that
 crashed and came back. A peer that sends nothing at all, not even heartbeats, is shown as silent
@@ -20,7 +21,7 @@ from p2pfish.core.actions import Action
 from p2pfish.net.mesh import Mesh
 from p2pfish.session.session import Event, Session
 
-MESSAGE, HEARTBEAT, BYE = b"M", b"H", b"B"
+MESSAGE, HEARTBEAT, BYE, AWAY = b"M", b"H", b"B", b"A"
 RESEND_BATCH = 64
 
 Chooser = Callable[[Any, list[Action]], Action]
@@ -37,6 +38,8 @@ class NodeTimers:
     """How long to wait before sending a peer the same missing messages again."""
     linger_s: float = 5.0
     """After the end, how long to keep serving peers that still lack messages."""
+    away_s: float = 600.0
+    """How long to wait for a player who left to resume before dropping it."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,14 @@ class PeerBack:
     seat: int
 
 
-NodeEvent = Event | PeerSilent | PeerBack
+@dataclass(frozen=True)
+class PeerAway:
+    """A player left the game meaning to resume it."""
+
+    seat: int
+
+
+NodeEvent = Event | PeerSilent | PeerBack | PeerAway
 
 
 class PeerNode:
@@ -79,6 +89,8 @@ class PeerNode:
         self._peer_have: dict[int, list[int]] = {}
         self._last_resend: dict[tuple[int, int], float] = {}
         self._gone: set[int] = set()
+        self._away: set[int] = set()
+        self._leaving = False
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -91,7 +103,7 @@ class PeerNode:
             while not self._over():
                 self._beat()
                 await asyncio.sleep(self.timers.heartbeat_s)
-            deadline = self.clock() + self.timers.linger_s
+            deadline = self.clock() + (0 if self._leaving else self.timers.linger_s)
             while self.clock() < deadline and not self._everyone_caught_up():
                 self._beat()
                 await asyncio.sleep(self.timers.heartbeat_s)
@@ -100,8 +112,22 @@ class PeerNode:
         finally:
             receiver.cancel()
 
+    def act(self, action: Action) -> None:
+        """A human front end's move (a bot's is made by `choose`). Raises IllegalAction."""
+        self.session.act(action)
+        self._after_input()
+
+    def chat(self, text: str) -> None:
+        self.session.chat(text)
+        self._after_input()
+
+    def leave(self) -> None:
+        """Leave the game unfinished: tell the others this seat will be back, then stop running."""
+        self.mesh.broadcast([AWAY, b""])
+        self._leaving = True
+
     def _over(self) -> bool:
-        return self.session.finished or self.session.fault is not None
+        return self.session.finished or self.session.fault is not None or self._leaving
 
     def _everyone_caught_up(self) -> bool:
         """Every other peer holds all this one does, or has left holding all it needed."""
@@ -123,6 +149,11 @@ class PeerNode:
                 self._heartbeat_from(seat, frames[1])
             elif frames[0] == BYE:
                 self._gone.add(seat)
+                continue
+            elif frames[0] == AWAY:
+                self._away.add(seat)
+                self.session.set_away(seat, True)
+                self._tell(PeerAway(seat))
                 continue
             self._after_input()
 
@@ -158,6 +189,9 @@ class PeerNode:
     def _heard(self, seat: int) -> None:
         self._last_heard[seat] = self.clock()
         self._gone.discard(seat)
+        if seat in self._away:
+            self._away.discard(seat)
+            self.session.set_away(seat, False)
         if seat in self._silent:
             self._silent.discard(seat)
             self._tell(PeerBack(seat))
@@ -170,7 +204,7 @@ class PeerNode:
             quiet = now - self._last_heard.get(seat, self._started)
             if self._over() or seat in self._gone:
                 continue
-            if quiet >= self.timers.drop_after_s:
+            if quiet >= (self.timers.away_s if seat in self._away else self.timers.drop_after_s):
                 self._gone.add(seat)
                 self.session.drop(seat, f"no sign of life for {quiet:.0f} s: dropped")
             elif quiet >= self.timers.silent_after_s and seat not in self._silent:

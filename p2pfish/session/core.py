@@ -139,6 +139,8 @@ class SessionCore:
         self._slow_told: set[int] = set()
         self._outbox: list[bytes] = []
         self._reports: list[Envelope] = []
+        self.away: set[int] = set()
+        """Seats whose players left meaning to resume: waited for as long as for a decision."""
         self._accepted_hashes: set[bytes] = set()
         """Hashes of accepted messages: a copy (relays make many) is dropped before it is even parsed."""
         self._own_stop: Envelope | None = None

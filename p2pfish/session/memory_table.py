@@ -22,7 +22,7 @@ class MemoryTable:
         self,
         setup: GameSetup,
         signers: Sequence[Signer],
-        choosers: Sequence[Chooser],
+        choosers: Sequence[Chooser | None],
         *,
         rng: random.Random | None = None,
         duplicate: float = 0.0,
@@ -72,14 +72,21 @@ class MemoryTable:
         self._collect(session)
 
     def decide(self) -> bool:
+        """Let every seat with a chooser make its due move (a seat without one is played from outside)."""
         decided = False
         for session in self.sessions:
-            decision = session.decision()
-            if decision is not None and session.seat is not None:
-                session.act(self.choosers[session.seat](*decision))
+            assert session.seat is not None
+            chooser = self.choosers[session.seat]
+            decision = session.decision() if chooser is not None else None
+            if decision is not None and chooser is not None:
+                session.act(chooser(*decision))
                 self._collect(session)
                 decided = True
         return decided
+
+    def collect(self, session: Session) -> None:
+        """Put what `session` has to send in flight (after it was driven from outside)."""
+        self._collect(session)
 
     def _collect(self, session: Session) -> None:
         assert session.seat is not None

@@ -126,6 +126,13 @@ class Session(RandomTurns, DeckTurns):
         if self.seat is not None and self.fault is None:
             self._emit(bodies.chat(text))
 
+    def set_away(self, seat: int, away: bool) -> None:
+        """A player left meaning to resume (or came back): wait for it as long as for a decision."""
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+
     def abort(self, reason: str) -> None:
         """Stop the game for a reason no seat's signature proves (peers disagree on the setup)."""
         if self.fault is None and not self.finished:
@@ -147,7 +154,7 @@ class Session(RandomTurns, DeckTurns):
                 del self._waiting_since[seat]
                 self._slow_told.discard(seat)
         for seat in sorted(waiting):
-            limit = self._decide_within if self._deciding(seat) else self._drop_after
+            limit = self._decide_within if self._deciding(seat) or seat in self.away else self._drop_after
             since = self._waiting_since.setdefault(seat, now)
             if now - since >= limit:
                 self._stop(Fault(seat, "timeout", f"sent nothing for {limit:.0f} s: dropped"))

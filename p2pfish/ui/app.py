@@ -1,0 +1,425 @@
+"""The full-screen terminal app: lobby, game and end screens for one seat.
+
+It sees only what a `Controller` gives it — this seat's view, its legal moves, whom the game waits
+for — and hands back the player's choices. Network and session events reach it as plain calls
+(`log`, `announce`, `game_over`, `stopped`), each followed by a redraw.
+"""
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import WordCompleter
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from p2pfish.core.actions import Action
+from p2pfish.ui import fishnstones_commands as commands
+from p2pfish.ui import fishnstones_screen as screen
+
+MIN_COLUMNS, MIN_ROWS = 80, 24
+CHOICE_ROWS, CHOICE_COLUMNS = 3, 3
+LOG_LINES = 200
+
+STYLE = Style.from_dict(
+    {
+        "title": "bold",
+        "dim": "#888888",
+        "fish": "#33aaff bold",
+        "stone": "#bb8844",
+        "water": "#5566aa",
+        "empty": "#666666",
+        "mycolumn": "underline",
+        "selected": "reverse",
+        "turn": "#ffcc00 bold",
+        "player": "",
+        "secret": "#ff77ff",
+        "error": "#ff5555 bold",
+        "chat": "#88ff88",
+        "announce": "#ffaa00 bold",
+        "choice": "",
+        "choice.selected": "reverse",
+    }
+)
+
+HELP = """Keys
+  Up / Down      pick one of your legal moves       Enter   play the picked move
+  Tab            complete a command                 ?       this help (Esc closes it)
+  Ctrl-C         leave the game (asks first; `p2pfish resume` brings you back)
+
+Commands (typed, then Enter)
+  cast 2         put your cat in your column 2 (columns count from your own left)
+  bait b2 b3     bait onto b2 the stack on b3          bait 2 1 up   spot 1 of your column 2,
+  pass           no bait this round                                  stack just above it
+  fish b2        fish the stack on b2 (fish 1..3: places of your cat column, 1 nearest you)
+  say TEXT       chat with the table                   quit          leave the game
+
+The pond is drawn as seen from the south shore; a1 is its south-west corner. A spot shows its top
+card and how many cards lie there. Your cat column is underlined; only you see it until you fish."""
+
+
+class Controller(Protocol):
+    """What the app may ask of the game: one seat's view and moves, never anything else."""
+
+    seat: int
+    names: tuple[str, ...]
+
+    def view(self) -> Any: ...
+    def decision(self) -> tuple[Any, list[Action]] | None: ...
+    def waiting_for(self) -> tuple[int, ...]: ...
+    def act(self, action: Action) -> None: ...
+    def chat(self, text: str) -> None: ...
+    def leave(self) -> None: ...
+
+
+@dataclass
+class Lobby:
+    title: str
+    address: str
+    code: str
+    players: list[str]
+    wanted: int
+    host: bool
+
+
+@dataclass
+class Model:
+    log: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    message: tuple[str, str] = ("", "")
+    selected: int = 0
+    help: bool = False
+    confirm_leave: bool = False
+    lobby: Lobby | None = None
+    winners: tuple[int, ...] | None = None
+    audit: str = ""
+    stopped: str = ""
+    waiting_since: dict[int, float] = field(default_factory=dict)
+    progress: str = ""
+
+
+class GameApp:
+    def __init__(
+        self,
+        *,
+        ascii_only: bool = False,
+        input: Input | None = None,
+        output: Output | None = None,
+        on_start: Callable[[], None] | None = None,
+    ) -> None:
+        self.controller: Controller | None = None
+        self.ascii_only = ascii_only
+        self.model = Model()
+        self.on_start = on_start
+        self.left = False
+        self.input = Buffer(completer=WordCompleter(commands.words(), ignore_case=True), multiline=False)
+        self.app: Application[None] = Application(
+            layout=Layout(self._root(), focused_element=self.input),
+            key_bindings=self._bindings(),
+            style=STYLE,
+            full_screen=True,
+            refresh_interval=0.5,
+            input=input,
+            output=output,
+            color_depth=ColorDepth.DEPTH_1_BIT if ascii_only else None,
+            mouse_support=False,
+        )
+
+    # --- what the wiring calls ---------------------------------------------------------------------
+
+    def show_lobby(self, lobby: Lobby) -> None:
+        self.model.lobby = lobby
+        self.redraw()
+
+    def start(self, controller: Controller) -> None:
+        self.controller = controller
+        self.model.lobby = None
+        self.log("The game starts. Press ? for help.", "announce")
+
+    def log(self, text: str, style: str = "") -> None:
+        self.model.log.append((style, text))
+        self.redraw()
+
+    def announce(self, text: str) -> None:
+        self.log(text, "announce")
+
+    def set_progress(self, text: str) -> None:
+        self.model.progress = text
+        self.redraw()
+
+    def game_over(self, winners: tuple[int, ...], audit: str) -> None:
+        self.model.winners, self.model.audit = winners, audit
+        self.log("Game over. " + audit, "announce")
+
+    def stopped(self, text: str) -> None:
+        self.model.stopped = text
+        self.log(text, "error")
+
+    def redraw(self) -> None:
+        self.app.invalidate()
+
+    async def run(self) -> None:
+        await self.app.run_async()
+
+    # --- input ---------------------------------------------------------------------------------------
+
+    def _decision(self) -> tuple[Any, list[Action]] | None:
+        if self.controller is None or self.model.winners is not None or self.model.stopped:
+            return None
+        return self.controller.decision()
+
+    def _play(self, action: Action) -> None:
+        assert self.controller is not None
+        view = self.controller.view()
+        self.controller.act(action)
+        self.model.selected = 0
+        self.model.message = ("", f"You: {commands.describe(action, view)}")
+        self.redraw()
+
+    def _enter(self) -> None:
+        text = self.input.text.strip()
+        self.input.reset()
+        if self.model.lobby is not None:
+            if self.model.lobby.host and self.on_start is not None and text in ("", "start"):
+                self.on_start()
+            return
+        if self._over():
+            if text in ("", "q", "quit"):
+                self.app.exit()
+            return
+        if text:
+            self._command(text)
+            return
+        decision = self._decision()
+        if decision is None:
+            self.model.message = ("class:error", "It is not your turn yet.")
+            return
+        self._play(decision[1][min(self.model.selected, len(decision[1]) - 1)])
+
+    def _command(self, text: str) -> None:
+        verb, _, rest = text.partition(" ")
+        if verb in ("say", "/say") and rest.strip() and self.controller is not None:
+            self.controller.chat(rest.strip())
+            self.log(f"you: {rest.strip()}", "chat")
+            return
+        if verb in ("help", "?"):
+            self.model.help = True
+            return
+        if verb in ("quit", "exit", "leave"):
+            self.model.confirm_leave = True
+            return
+        decision = self._decision()
+        if decision is None:
+            self.model.message = ("class:error", "It is not your turn yet (say TEXT to chat, ? for help).")
+            return
+        result = commands.parse(text, decision[0], decision[1])
+        if isinstance(result, str):
+            self.model.message = ("class:error", result)
+        else:
+            self._play(result)
+
+    def _over(self) -> bool:
+        return self.model.winners is not None or bool(self.model.stopped)
+
+    def _bindings(self) -> KeyBindings:
+        keys = KeyBindings()
+        confirming = Condition(lambda: self.model.confirm_leave)
+
+        @keys.add("up", filter=~confirming)
+        def _(event: KeyPressEvent) -> None:
+            self.model.selected = max(0, self.model.selected - 1)
+
+        @keys.add("down", filter=~confirming)
+        def _(event: KeyPressEvent) -> None:
+            decision = self._decision()
+            if decision is not None:
+                self.model.selected = min(len(decision[1]) - 1, self.model.selected + 1)
+
+        @keys.add("enter", filter=~confirming)
+        def _(event: KeyPressEvent) -> None:
+            self._enter()
+
+        @keys.add("?", filter=Condition(lambda: not self.input.text) & ~confirming)
+        def _(event: KeyPressEvent) -> None:
+            self.model.help = not self.model.help
+
+        @keys.add("q", filter=Condition(lambda: self._over() and not self.input.text))
+        def _(event: KeyPressEvent) -> None:
+            self.app.exit()
+
+        @keys.add("escape", eager=True)
+        def _(event: KeyPressEvent) -> None:
+            self.model.help = False
+            self.model.confirm_leave = False
+
+        @keys.add("c-c")
+        @keys.add("c-d")
+        def _(event: KeyPressEvent) -> None:
+            if self._over():
+                self.app.exit()
+            else:
+                self.model.confirm_leave = True
+
+        @keys.add("y", filter=confirming)
+        def _(event: KeyPressEvent) -> None:
+            self.left = True
+            if self.controller is not None:
+                self.controller.leave()
+            self.app.exit()
+
+        @keys.add("n", filter=confirming)
+        def _(event: KeyPressEvent) -> None:
+            self.model.confirm_leave = False
+
+        return keys
+
+    # --- layout --------------------------------------------------------------------------------------
+
+    def _root(self) -> FloatContainer:
+        too_small = Condition(self._too_small)
+        game = HSplit(
+            [
+                Window(FormattedTextControl(self._title), height=1, style="reverse"),
+                VSplit(
+                    [
+                        HSplit(
+                            [
+                                Window(FormattedTextControl(self._board), height=15),
+                                Window(FormattedTextControl(self._status), height=7, wrap_lines=True),
+                            ],
+                            width=66,
+                        ),
+                        Frame(Window(FormattedTextControl(self._log), wrap_lines=True), title="What happened"),
+                    ]
+                ),
+                Frame(Window(FormattedTextControl(self._choices), height=5), title=self._choices_title),
+                Window(FormattedTextControl(lambda: [self.model.message]), height=1),
+                VSplit(
+                    [
+                        Window(FormattedTextControl(lambda: [("class:title", "> ")]), width=2),
+                        Window(BufferControl(self.input), height=1),
+                    ]
+                ),
+            ]
+        )
+        small = Window(FormattedTextControl(self._small_message), style="class:error")
+        return FloatContainer(
+            HSplit([ConditionalContainer(game, ~too_small), ConditionalContainer(small, too_small)]),
+            floats=[
+                Float(ConditionalContainer(Frame(Window(FormattedTextControl(HELP)), title="Help"),
+                                           Condition(lambda: self.model.help))),
+                Float(ConditionalContainer(
+                    Frame(Window(FormattedTextControl(self._confirm_text), height=3, width=62), title="Leave?"),
+                    Condition(lambda: self.model.confirm_leave))),
+            ],
+        )  # fmt: skip
+
+    def _too_small(self) -> bool:
+        size = self.app.output.get_size()
+        return size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
+
+    def _small_message(self) -> StyleAndTextTuples:
+        size = self.app.output.get_size()
+        return [("class:error", f"The terminal is {size.columns}x{size.rows}; p2pfish needs at least "
+                                f"{MIN_COLUMNS}x{MIN_ROWS}. Make it larger (Ctrl-C leaves).")]  # fmt: skip
+
+    def _confirm_text(self) -> StyleAndTextTuples:
+        return [("", "Leave the game? The others are told; you can come back with\n"),
+                ("", "`p2pfish resume`.  y = leave, n = stay")]  # fmt: skip
+
+    def _title(self) -> StyleAndTextTuples:
+        if self.controller is None:
+            return [("", " p2pfish")]
+        name = self.controller.names[self.controller.seat]
+        return [("", f" p2pfish · Fish'n'Stones · you are {name} (seat {self.controller.seat})")]
+
+    def _board(self) -> StyleAndTextTuples:
+        lobby = self.model.lobby
+        if lobby is not None:
+            return self._lobby(lobby)
+        if self.controller is None:
+            return [("class:dim", "Connecting...")]
+        decision = self._decision()
+        selected = None
+        if decision is not None and decision[1]:
+            selected = decision[1][min(self.model.selected, len(decision[1]) - 1)]
+        return screen.board(self.controller.view(), self.controller.names, selected, self.ascii_only)
+
+    def _lobby(self, lobby: Lobby) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [
+            ("class:title", f"{lobby.title} lobby\n\n"),
+            ("", f"  address    {lobby.address}\n"),
+            ("class:secret", f"  join code  {lobby.code}\n\n"),
+            ("", f"  players ({len(lobby.players)}/{lobby.wanted}):\n"),
+        ]
+        out += [("", f"    {name}\n") for name in lobby.players]
+        if lobby.host:
+            out.append(("class:turn", "\n  Press Enter to start now, or wait until the table is full.\n"))
+        return out
+
+    def _status(self) -> StyleAndTextTuples:
+        if self.controller is None:
+            return []
+        view = self.controller.view()
+        if self.model.winners is not None and view.buckets is not None:
+            return [*screen.scores(view, self.controller.names, self.model.winners), ("class:turn", self.model.audit)]
+        return screen.status(view, self.controller.names)
+
+    def _log(self) -> StyleAndTextTuples:
+        """The newest lines that fit the panel."""
+        room = max(3, self.app.output.get_size().rows - 14)
+        out: StyleAndTextTuples = []
+        for style, text in list(self.model.log)[-room:]:
+            out += [(f"class:{style}" if style else "", text), ("", "\n")]
+        return out
+
+    def _choices_title(self) -> str:
+        if self._over():
+            return "The end — Enter or q to quit"
+        return "Your move — Up/Down and Enter, or type a command" if self._decision() else "Waiting"
+
+    def _choices(self) -> StyleAndTextTuples:
+        if self._over() or self.controller is None:
+            return [("class:error", self.model.stopped)] if self.model.stopped else []
+        decision = self._decision()
+        if decision is None:
+            return self._waiting()
+        view, legal = decision
+        selected = min(self.model.selected, len(legal) - 1)
+        shown = CHOICE_ROWS * CHOICE_COLUMNS
+        first = max(0, selected - shown + 1)
+        out: StyleAndTextTuples = []
+        for index, action in enumerate(legal[first : first + shown]):
+            mark = "class:choice.selected" if action == legal[selected] else "class:choice"
+            text = f" {commands.describe(action, view)} "
+            out += [
+                (mark, text),
+                ("", "\n" if index % CHOICE_COLUMNS == CHOICE_COLUMNS - 1 else " " * (38 - len(text))),
+            ]
+        if len(legal) > shown:
+            out.append(("class:dim", f"  ({len(legal)} moves; Up/Down scrolls)"))
+        return out
+
+    def _waiting(self) -> StyleAndTextTuples:
+        assert self.controller is not None
+        now = time.monotonic()
+        seats = self.controller.waiting_for()
+        for seat in list(self.model.waiting_since):
+            if seat not in seats:
+                del self.model.waiting_since[seat]
+        parts = []
+        for seat in seats:
+            since = self.model.waiting_since.setdefault(seat, now)
+            parts.append(f"{self.controller.names[seat]} ({now - since:.0f} s)")
+        text = "Waiting for " + ", ".join(parts) if parts else "Waiting for the other peers"
+        return [("class:dim", text + (f"   {self.model.progress}" if self.model.progress else ""))]

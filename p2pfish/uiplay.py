@@ -1,0 +1,224 @@
+"""The terminal UI wired to a game: the front end of `host`, `join` and `resume` without `--bot`,
+and `p2pfish play`, the one-command default — you against bot peers on this machine, each bot its
+own process, all through the real lobby, CURVE mesh and protocol."""
+
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from p2pfish.core.actions import Action
+from p2pfish.core.errors import MalformedInput
+from p2pfish.games import get_rules
+from p2pfish.net.lobby import PlayerCard, new_join_code
+from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
+from p2pfish.netplay import PeerOptions, host_game
+from p2pfish.session.audit import audit
+from p2pfish.session.memory_table import MemoryTable
+from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
+from p2pfish.ui.app import GameApp, Lobby
+from p2pfish.ui.fishnstones_words import narrate
+
+
+class NodeController:
+    """The app's window on one seat of a networked game."""
+
+    def __init__(self, session: Session, node: PeerNode) -> None:
+        assert session.seat is not None
+        self.session, self.node = session, node
+        self.seat: int = session.seat
+        self.names: tuple[str, ...] = session.setup.names
+
+    def view(self) -> Any:
+        return self.session.view()
+
+    def decision(self) -> tuple[Any, list[Action]] | None:
+        return self.session.decision()
+
+    def waiting_for(self) -> tuple[int, ...]:
+        return tuple(seat for seat in self.session.waiting_for() if seat != self.seat)
+
+    def act(self, action: Action) -> None:
+        self.node.act(action)
+
+    def chat(self, text: str) -> None:
+        self.node.chat(text)
+
+    def leave(self) -> None:
+        self.node.leave()
+
+
+class TableController:
+    """The app's window on one seat of an in-memory table whose other seats are bots: the same app,
+    the same sessions and crypto, without sockets (for tests and the keypress benchmark)."""
+
+    def __init__(self, table: MemoryTable, seat: int, app: GameApp) -> None:
+        self.table, self.app = table, app
+        self.seat = seat
+        self.session = table.sessions[seat]
+        self.names: tuple[str, ...] = table.setup.names
+        self.left = False
+
+    def view(self) -> Any:
+        return self.session.view()
+
+    def decision(self) -> tuple[Any, list[Action]] | None:
+        return self.session.decision()
+
+    def waiting_for(self) -> tuple[int, ...]:
+        return tuple(seat for seat in self.session.waiting_for() if seat != self.seat)
+
+    def act(self, action: Action) -> None:
+        self.session.act(action)
+        self.settle()
+
+    def chat(self, text: str) -> None:
+        self.session.chat(text)
+        self.settle()
+
+    def leave(self) -> None:
+        self.left = True
+
+    def settle(self) -> None:
+        """Run the table until it waits for this seat (or ends), telling the app what happened."""
+        self.table.collect(self.session)
+        while self.table.step():
+            pass
+        for event in self.session.take_events():
+            if isinstance(event, Applied):
+                self.app.log(narrate(event.seat, event.action, self.names))
+            elif isinstance(event, Finished):
+                verdict = "Audit: " + ("verified." if audit(self.session.transcript()).verified else "FAILED.")
+                self.app.game_over(event.outcome.winners, verdict)
+            elif isinstance(event, Stopped):
+                self.app.stopped(f"The game stopped: {event.fault.describe(self.names)}")
+
+
+class UiFrontend:
+    """A person plays this seat in the full-screen terminal app."""
+
+    def __init__(
+        self, options: PeerOptions, *, ascii_only: bool, input: Input | None = None, output: Output | None = None
+    ) -> None:
+        self.options = options
+        self.start_now: asyncio.Event | None = asyncio.Event()
+        self.app = GameApp(ascii_only=ascii_only, on_start=self._start, input=input, output=output)
+        self.names: tuple[str, ...] = ()
+        self.store: Path | None = None
+        self._app_task: asyncio.Future[None] | None = None
+        self._lobby: Lobby | None = None
+        self._session: Session | None = None
+
+    def _start(self) -> None:
+        if self.start_now is not None:
+            self.start_now.set()
+
+    def _ensure_app(self) -> None:
+        if self._app_task is None:
+            self._app_task = asyncio.ensure_future(self.app.run())
+
+    def note(self, text: str) -> None:
+        self._ensure_app()
+        self.app.log(text, "dim")
+
+    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
+        self._ensure_app()
+        self._lobby = Lobby(title.capitalize(), address, code, [self.options.name], wanted, host=wanted > 0)
+        self.app.show_lobby(self._lobby)
+
+    def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
+        if self._lobby is not None:
+            self._lobby.players = [card.name for card in cards]
+            self._lobby.wanted = wanted or self._lobby.wanted or len(cards)
+            self.app.show_lobby(self._lobby)
+
+    def chooser(self, session: Session) -> Chooser | None:
+        return None
+
+    def started(self, session: Session, node: PeerNode, store: Path) -> None:
+        self._ensure_app()
+        self.names, self.store = session.setup.names, store
+        self.app.start(NodeController(session, node))
+        self._session = session
+
+    def event(self, event: NodeEvent) -> None:
+        names = self.names
+        if isinstance(event, Applied):
+            self.app.log(narrate(event.seat, event.action, names))
+        elif isinstance(event, Finished) and self._session is not None:
+            result = audit(self._session.transcript())
+            verdict = (
+                "Audit: every signature, commitment and random draw verified."
+                if result.verified
+                else f"AUDIT FAILED: {result.fault.describe(names) if result.fault else 'incomplete'}"
+            )
+            self.app.game_over(event.outcome.winners, verdict)
+        elif isinstance(event, Stopped):
+            self.app.stopped(f"The game stopped: {event.fault.describe(names)}")
+        elif isinstance(event, ChatReceived):
+            self.app.log(f"{names[event.seat]}: {event.text}", "chat")
+        elif isinstance(event, (Slow, PeerSilent)):
+            self.app.announce(f"Waiting for {names[event.seat]}: no answer for a while.")
+        elif isinstance(event, PeerAway):
+            self.app.announce(f"{names[event.seat]} left the game; waiting for them to resume it.")
+        elif isinstance(event, PeerBack):
+            self.app.announce(f"{names[event.seat]} is back.")
+
+    async def finished(self, session: Session, node: PeerNode) -> None:
+        if self._app_task is not None:
+            await self._app_task
+        if self.app.left and self.store is not None:
+            print(f"You left the game. Come back to it with: p2pfish resume {self.store}")
+
+
+class PlayFrontend(UiFrontend):
+    """`p2pfish play`: the UI front end, plus bot peers started as processes once the lobby opens."""
+
+    def __init__(self, options: PeerOptions, *, bots: list[str], seed: int, ascii_only: bool, **io: Any) -> None:
+        super().__init__(options, ascii_only=ascii_only, **io)
+        self.bots, self.seed = bots, seed
+        self.workdir = Path(tempfile.mkdtemp(prefix="p2pfish-play-"))
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
+        super().lobby_open(title, address, code, wanted)
+        env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
+        for index, kind in enumerate(self.bots, start=1):
+            argv = [
+                sys.executable, "-m", "p2pfish", "join", address, "--code", code, "--bot", kind,
+                "--seed", str(self.seed * 10 + index), "--name", f"{kind} bot {index}",
+                "--identity-dir", str(self.workdir / f"bot{index}"),
+            ]  # fmt: skip
+            with (self.workdir / f"bot{index}.log").open("wb") as log:
+                self.processes.append(subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env))
+
+    async def finished(self, session: Session, node: PeerNode) -> None:
+        await super().finished(session, node)
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+
+
+async def play_local(
+    game: str, bots: int, seed: int, *, ascii_only: bool, name: str, input: Input | None = None,
+    output: Output | None = None,
+) -> int:  # fmt: skip
+    """You against `bots` bot peers on this machine, over loopback, through the whole protocol."""
+    rules = get_rules(game)
+    players = bots + 1
+    if not rules.min_players <= players <= rules.max_players:
+        raise MalformedInput(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
+    kinds = ["greedy" if index % 2 else "random" for index in range(1, players)]
+    options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
+    front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)
+    front.start_now = None
+    return await host_game(
+        game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
+        options=options, front=front,
+    )  # fmt: skip

@@ -1,0 +1,156 @@
+"""The terminal app driven headless (pipe input, dummy output) against bot seats of an in-memory
+table: a whole game by keys, typed commands legal and illegal, help, leaving, a small terminal."""
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from p2pfish.bots import make_bot
+from p2pfish.crypto.identity import Identity
+from p2pfish.games.fishnstones import Cast, View
+from p2pfish.session.memory_table import MemoryTable
+from p2pfish.session.setup import GameSetup
+from p2pfish.ui.app import GameApp
+from p2pfish.uiplay import TableController
+
+TIMEOUT_S = 10.0
+
+
+class SmallOutput(DummyOutput):
+    def get_size(self) -> Size:
+        return Size(rows=20, columns=60)
+
+
+@contextmanager
+def table_app(output: DummyOutput | None = None) -> Iterator[tuple[GameApp, TableController, PipeInput]]:
+    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(4)]
+    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("you", "b1", "b2", "b3"))
+    bots = [
+        make_bot(kind, "fishnstones", random.Random(seat)) for seat, kind in enumerate(["greedy", "random", "greedy"])
+    ]
+    table = MemoryTable(setup, signers, [None, *(bot.choose for bot in bots)])
+    with create_pipe_input() as pipe:
+        app = GameApp(input=pipe, output=output or DummyOutput())
+        controller = TableController(table, 0, app)
+        app.start(controller)
+        table.start()
+        controller.settle()
+        yield app, controller, pipe
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """Let the app run until `condition` holds (it reads keys between our awaits)."""
+    deadline = asyncio.get_running_loop().time() + TIMEOUT_S
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def drive(app: GameApp, script: Callable[[], Awaitable[None]]) -> None:
+    async def main() -> None:
+        running = asyncio.ensure_future(app.run())
+        await until(lambda: app.app.is_running, "the app to start")
+        await script()
+        await asyncio.wait_for(running, TIMEOUT_S)
+
+    asyncio.run(main())
+
+
+def my_view(controller: TableController) -> View:
+    view = controller.view()
+    assert isinstance(view, View)
+    return view
+
+
+def test_a_whole_game_played_with_the_keyboard() -> None:
+    with table_app() as (app, controller, pipe):
+
+        async def script() -> None:
+            moves = 0
+            while app.model.winners is None:
+                turn = controller.session.turn
+                pipe.send_text("\x1b[B" if moves % 2 else "")  # now and then pick the second move
+                pipe.send_text("\r")
+                moves += 1
+                await until(lambda t=turn: controller.session.turn != t or app.model.winners is not None, "a move")
+            assert "verified" in app.model.audit
+            pipe.send_text("q")
+
+        drive(app, script)
+    assert controller.session.finished and controller.session.fault is None
+    texts = [text for _, text in app.model.log]
+    assert any("The pond is filled" in t for t in texts) and any("you casts the cat" in t for t in texts)
+    assert my_view(controller).buckets is not None
+
+
+def test_typed_commands_play_legal_moves_and_explain_illegal_ones() -> None:
+    with table_app() as (app, controller, pipe):
+
+        async def script() -> None:
+            pipe.send_text("cast 2\r")
+            await until(lambda: my_view(controller).my_cat == 2, "the cast")
+            while my_view(controller).phase != "bait" or controller.decision() is None:
+                await until(lambda: controller.decision() is not None, "the bait turn")
+            pipe.send_text("bait a1 c3\r")
+            await until(lambda: "not next to" in app.model.message[1], "the refusal")
+            pipe.send_text("jump b2\r")
+            await until(lambda: "unknown command 'jump'" in app.model.message[1], "the unknown command")
+            assert "cast, bait, pass, fish" in app.model.message[1]
+            pipe.send_text("pass\r")
+            await until(lambda: controller.decision() is None or my_view(controller).phase != "bait", "the pass")
+            pipe.send_text("\x03")
+            await until(lambda: app.model.confirm_leave, "the leave question")
+            pipe.send_text("y")
+
+        drive(app, script)
+    assert controller.left and app.left
+
+
+def test_help_opens_on_question_mark_and_leaving_can_be_declined() -> None:
+    with table_app() as (app, controller, pipe):
+
+        async def script() -> None:
+            pipe.send_text("?")
+            await until(lambda: app.model.help, "help")
+            pipe.send_text("\x1b")
+            await until(lambda: not app.model.help, "help to close")
+            pipe.send_text("\x03")
+            await until(lambda: app.model.confirm_leave, "the leave question")
+            pipe.send_text("n")
+            await until(lambda: not app.model.confirm_leave, "staying")
+            assert not controller.left
+            pipe.send_text("quit\r")
+            await until(lambda: app.model.confirm_leave, "the leave question again")
+            pipe.send_text("y")
+
+        drive(app, script)
+    assert controller.left
+
+
+def test_a_terminal_too_small_says_so() -> None:
+    with table_app(SmallOutput()) as (app, _, pipe):
+
+        async def script() -> None:
+            assert app._too_small()
+            message = "".join(text for _, text in app._small_message())
+            assert "60x20" in message and "80x24" in message
+            pipe.send_text("\x03")
+            await until(lambda: app.model.confirm_leave, "the leave question")
+            pipe.send_text("y")
+
+        drive(app, script)
+
+
+def test_the_cast_choices_name_each_column_by_its_spots() -> None:
+    with table_app() as (app, controller, _):
+        decision = controller.decision()
+        assert decision is not None
+        assert [type(action) for action in decision[1]] == [Cast, Cast, Cast]
+        text = "".join(t for _, t in app._choices())
+        assert "column 1 (a1 a2 a3)" in text

@@ -199,10 +199,12 @@ class PlayFrontend(UiFrontend):
                 self.processes.append(subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env))
 
     async def finished(self, session: Session, node: PeerNode) -> None:
+        """Over: the bots go too. Left: they wait (10 minutes) for `p2pfish resume`."""
         await super().finished(session, node)
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
+        if not self.app.left:
+            for process in self.processes:
+                if process.poll() is None:
+                    process.terminate()
 
 
 async def play_local(

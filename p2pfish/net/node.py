@@ -141,21 +141,25 @@ class PeerNode:
     async def _receive_forever(self) -> None:
         while True:
             seat, frames = await self.mesh.receive()
-            self._heard(seat)
-            if frames[0] == MESSAGE and len(frames) == 2:
-                self.received += 1
-                self.session.receive(frames[1], via=seat)
-            elif frames[0] == HEARTBEAT and len(frames) == 2:
-                self._heartbeat_from(seat, frames[1])
-            elif frames[0] == BYE:
-                self._gone.add(seat)
-                continue
-            elif frames[0] == AWAY:
-                self._away.add(seat)
-                self.session.set_away(seat, True)
-                self._tell(PeerAway(seat))
-                continue
-            self._after_input()
+            self.on_frames(seat, frames)
+
+    def on_frames(self, seat: int, frames: list[bytes]) -> None:
+        """One multipart frame from an authenticated peer."""
+        self._heard(seat)
+        if frames[0] == MESSAGE and len(frames) == 2:
+            self.received += 1
+            self.session.receive(frames[1], via=seat)
+        elif frames[0] == HEARTBEAT and len(frames) == 2:
+            self._heartbeat_from(seat, frames[1])
+        elif frames[0] == BYE:
+            self._gone.add(seat)
+            return
+        elif frames[0] == AWAY:
+            self._away.add(seat)
+            self.session.set_away(seat, True)
+            self._tell(PeerAway(seat))
+            return
+        self._after_input()
 
     def _heartbeat_from(self, seat: int, payload: bytes) -> None:
         try:
@@ -164,7 +168,10 @@ class PeerNode:
             return
         if not isinstance(beat, dict):
             return
-        if beat.get("session") != self.session.session_id.hex():
+        session = beat.get("session")
+        if not isinstance(session, str):
+            return
+        if session != self.session.session_id.hex():
             self.session.abort(f"seat {seat} plays another game setup: the lobby gave the peers different games")
             return
         have = beat.get("have")
@@ -195,6 +202,10 @@ class PeerNode:
         if seat in self._silent:
             self._silent.discard(seat)
             self._tell(PeerBack(seat))
+
+    def beat(self) -> None:
+        """One heartbeat: tell the peers what this one holds, check who is silent, let time pass."""
+        self._beat()
 
     def _beat(self) -> None:
         now = self.clock()

@@ -44,6 +44,9 @@ class NodeController:
     def waiting_for(self) -> tuple[int, ...]:
         return tuple(seat for seat in self.session.waiting_for() if seat != self.seat)
 
+    def progress(self) -> str:
+        return self.session.progress()
+
     def act(self, action: Action) -> None:
         self.node.act(action)
 
@@ -73,6 +76,9 @@ class TableController:
 
     def waiting_for(self) -> tuple[int, ...]:
         return tuple(seat for seat in self.session.waiting_for() if seat != self.seat)
+
+    def progress(self) -> str:
+        return self.session.progress()
 
     def act(self, action: Action) -> None:
         self.session.act(action)

@@ -188,3 +188,10 @@ def test_playing_a_card_not_held_is_illegal() -> None:
     game.run()
     honest = game.sessions[1]
     assert honest.fault is not None and (honest.fault.seat, honest.fault.kind) == (0, "illegal")
+
+
+def test_progress_counts_the_passes_of_a_shuffle() -> None:
+    game = table(3)
+    game.start()
+    assert game.sessions[0].progress() == "shuffling deck/1: 1/6 passes"  # its own lock pass is done
+    assert game.sessions[2].progress() == "shuffling deck/1: 0/6 passes"  # seat 0's pass is still in flight

@@ -72,3 +72,12 @@ def test_a_peer_that_stopped_stays_stopped_when_it_restarts() -> None:
     again = Session.resume(stores[0], signer)
     assert again.fault is not None and again.fault.kind == "timeout" and "before it restarted" in again.fault.reason
     assert again.decision() is None and again.take_outbox() == []
+
+
+def test_progress_names_the_protocol_step_under_way() -> None:
+    game = table()
+    game.start()
+    step = game.sessions[0].progress()
+    assert step.startswith("drawing by joint randomness: 1/3 committed, 0/3 revealed")
+    game.run()
+    assert game.sessions[0].progress() == ""

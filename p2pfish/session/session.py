@@ -189,6 +189,25 @@ class Session(RandomTurns, DeckTurns):
         legal = list(self.rules.legal_actions(self.state, self.seat, known))
         return self.rules.view(self.state, self.seat, known), legal
 
+    def progress(self) -> str:
+        """The protocol step under way, in words, for a front end to show while it waits."""
+        if self.fault is not None or self.finished:
+            return ""
+        players = self.setup.players
+        if self.rules.outcome(self.state) is not None:
+            return f"auditing the game: {len(self._ends)}/{players} seats opened their secrets"
+        request = self.rules.chance(self.state)
+        if isinstance(request, ChanceRequest):
+            committed, revealed = len(self._rand_commits), len(self._rand_reveals)
+            return f"drawing by joint randomness: {committed}/{players} committed, {revealed}/{players} revealed"
+        if isinstance(request, ShuffleRequest):
+            deck = self.decks.get(request.deck)
+            done = 0 if deck is None else len(deck.locks) + len(deck.rekeys)
+            return f"shuffling {request.deck}: {done}/{2 * players} passes"
+        if isinstance(request, DealRequest):
+            return f"dealing from {request.deck}: {len(self._pending)} seats published their keys"
+        return ""
+
     def waiting_for(self) -> tuple[int, ...]:
         """The seats whose message the current turn still awaits."""
         if self.fault is not None or self.finished:

@@ -78,6 +78,7 @@ class Controller(Protocol):
     def view(self) -> Any: ...
     def decision(self) -> tuple[Any, list[Action]] | None: ...
     def waiting_for(self) -> tuple[int, ...]: ...
+    def progress(self) -> str: ...
     def act(self, action: Action) -> None: ...
     def chat(self, text: str) -> None: ...
     def leave(self) -> None: ...
@@ -105,7 +106,6 @@ class Model:
     audit: str = ""
     stopped: str = ""
     waiting_since: dict[int, float] = field(default_factory=dict)
-    progress: str = ""
 
 
 class GameApp:
@@ -152,10 +152,6 @@ class GameApp:
 
     def announce(self, text: str) -> None:
         self.log(text, "announce")
-
-    def set_progress(self, text: str) -> None:
-        self.model.progress = text
-        self.redraw()
 
     def game_over(self, winners: tuple[int, ...], audit: str) -> None:
         self.model.winners, self.model.audit = winners, audit
@@ -422,4 +418,5 @@ class GameApp:
             since = self.model.waiting_since.setdefault(seat, now)
             parts.append(f"{self.controller.names[seat]} ({now - since:.0f} s)")
         text = "Waiting for " + ", ".join(parts) if parts else "Waiting for the other peers"
-        return [("class:dim", text + (f"   {self.model.progress}" if self.model.progress else ""))]
+        step = self.controller.progress()
+        return [("class:dim", text), ("class:turn", f"\n{step}" if step else "")]

@@ -145,6 +145,10 @@ def cmd_host(args: argparse.Namespace) -> int:
     from p2pfish.netplay import host_game, run
 
     options = _peer_options(args)
+    if not options.bot:
+        from p2pfish.ui.kits import kit_for
+
+        kit_for(args.game)
     game = host_game(
         args.game, args.players, game_options=_options(args.option), bind_host=args.bind, port=args.port,
         code=args.code, advertise=not args.no_discovery, options=options, front=_front(args, options),

@@ -23,7 +23,7 @@ from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
 from p2pfish.ui.app import GameApp, Lobby
-from p2pfish.ui.fishnstones_words import narrate
+from p2pfish.ui.kits import kit_for
 
 
 class NodeController:
@@ -34,6 +34,7 @@ class NodeController:
         self.session, self.node = session, node
         self.seat: int = session.seat
         self.names: tuple[str, ...] = session.setup.names
+        self.game: str = session.setup.game
 
     def view(self) -> Any:
         return self.session.view()
@@ -66,6 +67,7 @@ class TableController:
         self.seat = seat
         self.session = table.sessions[seat]
         self.names: tuple[str, ...] = table.setup.names
+        self.game: str = table.setup.game
         self.left = False
 
     def view(self) -> Any:
@@ -98,7 +100,7 @@ class TableController:
             pass
         for event in self.session.take_events():
             if isinstance(event, Applied):
-                self.app.log(narrate(event.seat, event.action, self.names))
+                self.app.log(kit_for(self.game).narrate(event.seat, event.action, self.names))
             elif isinstance(event, Finished):
                 verdict = "Audit: " + ("verified." if audit(self.session.transcript()).verified else "FAILED.")
                 self.app.game_over(event.outcome.winners, verdict)
@@ -156,7 +158,7 @@ class UiFrontend:
     def event(self, event: NodeEvent) -> None:
         names = self.names
         if isinstance(event, Applied):
-            self.app.log(narrate(event.seat, event.action, names))
+            self.app.log(self.app.kit.narrate(event.seat, event.action, names))
         elif isinstance(event, Finished) and self._session is not None:
             result = audit(self._session.transcript())
             verdict = (
@@ -219,6 +221,7 @@ async def play_local(
 ) -> int:  # fmt: skip
     """You against `bots` bot peers on this machine, over loopback, through the whole protocol."""
     rules = get_rules(game)
+    kit_for(game)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
         raise MalformedInput(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")

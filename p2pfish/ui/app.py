@@ -25,8 +25,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from p2pfish.core.actions import Action
-from p2pfish.ui import fishnstones_commands as commands
-from p2pfish.ui import fishnstones_screen as screen
+from p2pfish.ui.kits import FISHNSTONES, GameUi, kit_for
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 CHOICE_ROWS, CHOICE_COLUMNS = 3, 3
@@ -53,20 +52,12 @@ STYLE = Style.from_dict(
     }
 )
 
-HELP = """Keys
+KEYS_HELP = """Keys
   Up / Down      pick one of your legal moves       Enter   play the picked move
   Tab            complete a command                 ?       this help (Esc closes it)
   Ctrl-C         leave the game (asks first; `p2pfish resume` brings you back)
-
-Commands (typed, then Enter)
-  cast 2         put your cat in your column 2 (columns count from your own left)
-  bait b2 b3     bait onto b2 the stack on b3          bait 2 1 up   spot 1 of your column 2,
-  pass           no bait this round                                  stack just above it
-  fish b2        fish the stack on b2 (fish 1..3: places of your cat column, 1 nearest you)
-  say TEXT       chat with the table                   quit          leave the game
-
-The pond is drawn as seen from the south shore; a1 is its south-west corner. A spot shows its top
-card and how many cards lie there. Your cat column is underlined; only you see it until you fish."""
+  say TEXT       chat with the table                quit    leave the game
+"""
 
 
 class Controller(Protocol):
@@ -74,6 +65,7 @@ class Controller(Protocol):
 
     seat: int
     names: tuple[str, ...]
+    game: str
 
     def view(self) -> Any: ...
     def decision(self) -> tuple[Any, list[Action]] | None: ...
@@ -122,7 +114,9 @@ class GameApp:
         self.model = Model()
         self.on_start = on_start
         self.left = False
-        self.input = Buffer(completer=WordCompleter(commands.words(), ignore_case=True), multiline=False)
+        self.kit: GameUi = FISHNSTONES
+        self.completer = WordCompleter(self.kit.words, ignore_case=True)
+        self.input = Buffer(completer=self.completer, multiline=False)
         self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self.input),
             key_bindings=self._bindings(),
@@ -143,6 +137,8 @@ class GameApp:
 
     def start(self, controller: Controller) -> None:
         self.controller = controller
+        self.kit = kit_for(controller.game)
+        self.completer.words = self.kit.words
         self.model.lobby = None
         self.log("The game starts. Press ? for help.", "announce")
 
@@ -179,7 +175,7 @@ class GameApp:
         view = self.controller.view()
         self.controller.act(action)
         self.model.selected = 0
-        self.model.message = ("", f"You: {commands.describe(action, view)}")
+        self.model.message = ("", f"You: {self.kit.describe(action, view)}")
         self.redraw()
 
     def _enter(self) -> None:
@@ -218,7 +214,7 @@ class GameApp:
         if decision is None:
             self.model.message = ("class:error", "It is not your turn yet (say TEXT to chat, ? for help).")
             return
-        result = commands.parse(text, decision[0], decision[1])
+        result = self.kit.parse(text, decision[0], decision[1])
         if isinstance(result, str):
             self.model.message = ("class:error", result)
         else:
@@ -312,7 +308,8 @@ class GameApp:
         return FloatContainer(
             HSplit([ConditionalContainer(game, ~too_small), ConditionalContainer(small, too_small)]),
             floats=[
-                Float(ConditionalContainer(Frame(Window(FormattedTextControl(HELP)), title="Help"),
+                Float(ConditionalContainer(Frame(Window(FormattedTextControl(lambda: KEYS_HELP + "\n" + self.kit.help)),
+                                                 title="Help"),
                                            Condition(lambda: self.model.help))),
                 Float(ConditionalContainer(
                     Frame(Window(FormattedTextControl(self._confirm_text), height=3, width=62), title="Leave?"),
@@ -337,7 +334,7 @@ class GameApp:
         if self.controller is None:
             return [("", " p2pfish")]
         name = self.controller.names[self.controller.seat]
-        return [("", f" p2pfish · Fish'n'Stones · you are {name} (seat {self.controller.seat})")]
+        return [("", f" p2pfish · {self.kit.title} · you are {name} (seat {self.controller.seat})")]
 
     def _board(self) -> StyleAndTextTuples:
         lobby = self.model.lobby
@@ -349,7 +346,7 @@ class GameApp:
         selected = None
         if decision is not None and decision[1]:
             selected = decision[1][min(self.model.selected, len(decision[1]) - 1)]
-        return screen.board(self.controller.view(), self.controller.names, selected, self.ascii_only)
+        return self.kit.board(self.controller.view(), self.controller.names, selected, self.ascii_only)
 
     def _lobby(self, lobby: Lobby) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [
@@ -368,8 +365,8 @@ class GameApp:
             return []
         view = self.controller.view()
         if self.model.winners is not None and view.buckets is not None:
-            return [*screen.scores(view, self.controller.names, self.model.winners), ("class:turn", self.model.audit)]
-        return screen.status(view, self.controller.names)
+            return [*self.kit.scores(view, self.controller.names, self.model.winners), ("class:turn", self.model.audit)]
+        return self.kit.status(view, self.controller.names)
 
     def _log(self) -> StyleAndTextTuples:
         """The newest lines that fit the panel."""
@@ -397,7 +394,7 @@ class GameApp:
         out: StyleAndTextTuples = []
         for index, action in enumerate(legal[first : first + shown]):
             mark = "class:choice.selected" if action == legal[selected] else "class:choice"
-            text = f" {commands.describe(action, view)} "
+            text = f" {self.kit.describe(action, view)} "
             out += [
                 (mark, text),
                 ("", "\n" if index % CHOICE_COLUMNS == CHOICE_COLUMNS - 1 else " " * (38 - len(text))),

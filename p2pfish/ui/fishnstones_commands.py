@@ -25,6 +25,14 @@ from p2pfish.games.fishnstones import (
 )
 
 VERBS = ("cast", "bait", "pass", "fish")
+HELP = """Fish'n'Stones commands (typed, then Enter)
+  cast 2         put your cat in your column 2 (columns count from your own left)
+  bait b2 b3     bait onto b2 the stack on b3          bait 2 1 up   spot 1 of your column 2,
+  pass           no bait this round                                  stack just above it
+  fish b2        fish the stack on b2 (fish 1..3: places of your cat column, 1 nearest you)
+
+The pond is drawn as seen from the south shore; a1 is its south-west corner. A spot shows its top
+card and how many cards lie there. Your cat column is underlined; only you see it until you fish."""
 DIRECTIONS = ("up", "down", "left", "right")
 FACING: dict[str, dict[str, tuple[int, int]]] = {
     "S": {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)},

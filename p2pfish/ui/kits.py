@@ -1,0 +1,47 @@
+"""Each game's pieces of the terminal UI — its board, status, scores, words for moves and events,
+typed commands and help — chosen by game id, so the app itself knows no game."""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pfish.core.actions import Action
+from p2pfish.core.errors import MalformedInput
+from p2pfish.ui import fishnstones_commands, fishnstones_screen, fishnstones_words
+
+
+@dataclass(frozen=True)
+class GameUi:
+    title: str
+    board: Callable[[Any, tuple[str, ...], Action | None, bool], StyleAndTextTuples]
+    status: Callable[[Any, tuple[str, ...]], StyleAndTextTuples]
+    scores: Callable[[Any, tuple[str, ...], tuple[int, ...]], StyleAndTextTuples]
+    describe: Callable[[Action, Any], str]
+    parse: Callable[[str, Any, Sequence[Action]], Action | str]
+    words: list[str]
+    help: str
+    narrate: Callable[[int | None, Action, tuple[str, ...]], str]
+
+
+FISHNSTONES = GameUi(
+    title="Fish'n'Stones",
+    board=fishnstones_screen.board,
+    status=fishnstones_screen.status,
+    scores=fishnstones_screen.scores,
+    describe=fishnstones_commands.describe,
+    parse=fishnstones_commands.parse,
+    words=fishnstones_commands.words(),
+    help=fishnstones_commands.HELP,
+    narrate=fishnstones_words.narrate,
+)
+
+KITS: dict[str, GameUi] = {"fishnstones": FISHNSTONES}
+
+
+def kit_for(game_id: str) -> GameUi:
+    try:
+        return KITS[game_id]
+    except KeyError:
+        raise MalformedInput(f"there is no terminal UI for {game_id} yet (play it headless with --bot)") from None

@@ -307,6 +307,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except P2pfishError as error:
         print(f"p2pfish: error: {error.reason}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as error:
+        where = f": {error.filename}" if error.filename else ""
+        print(f"p2pfish: error: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         sys.stderr.close()
         return 0

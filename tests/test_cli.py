@@ -117,3 +117,16 @@ def test_an_identity_others_can_read_is_refused(
     (tmp_path / "p2pfish" / "identity_ed25519.pem").chmod(0o644)
     code, _, err = run(capsys, "identity")
     assert code == 2 and "identity" in err and "Traceback" not in err
+
+
+def test_a_file_that_is_not_a_store_and_a_bad_folder_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database")
+    code, _, err = run(capsys, "resume", str(junk))
+    assert code == 2 and "is not a p2pfish game store" in err and len(err.strip().splitlines()) == 1
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    code, _, err = run(capsys, "identity", "--dir", str(a_file / "sub"))
+    assert code == 2 and "Not a directory" in err and "Traceback" not in err

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Protocol
 
+from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 
 
@@ -54,7 +55,11 @@ class SqliteStore:
         os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
         os.chmod(path, 0o600)
         self._db = sqlite3.connect(str(path), isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError:
+            self._db.close()
+            raise MalformedInput(f"{path} is not a p2pfish game store") from None
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(
             """

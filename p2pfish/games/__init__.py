@@ -3,8 +3,9 @@
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
 from p2pfish.games.fishnstones import RULES as FISHNSTONES
+from p2pfish.games.kunayala import RULES as KUNAYALA
 
-REGISTRY: dict[str, AnyRules] = {FISHNSTONES.id: FISHNSTONES}
+REGISTRY: dict[str, AnyRules] = {FISHNSTONES.id: FISHNSTONES, KUNAYALA.id: KUNAYALA}
 
 
 def get_rules(game_id: str) -> AnyRules:

@@ -1,0 +1,940 @@
+"""Kuna Yala (RULES.md §2): build a school of fish on an open grid; score the fish of your secret colour.
+
+The cards. Every physical card has a unique label:
+- fish: ``fish-<colour>-<background>-<k>`` (one fish) and ``2fish-<colour>-<background>-<k>`` (two fish),
+  k counting the copies of that colour x background cell from 1;
+- ``coral-<k>``, ``shark-<k>``, ``octopus-<k>``, k from 1.
+The mix is a game option (`singles`, `doubles`, `coral`, `sharks`, `octopuses`); DEFAULT_MIX holds the
+defaults of RULES.md (16 cells x (3 + 1) fish cards, 22 coral, 8 sharks, 10 octopuses = 104 cards).
+
+Setup, in log order:
+1. The 4 colour tiles are shuffled face down in the mental-poker deck ``colours`` (ShuffleRequest), then
+   dealt privately, position s to seat s (one DealRequest per seat): seat s knows its colour under
+   ``card_name("colours", s)`` and nobody else does until the end.
+2. The start player (the rulebook's youngest): the `start` option, or (default ``random``, as in
+   Fish'n'Stones) a public draw among the seats.
+3. Seat s starts its school with ``coral-<s+1>`` face up at (0, 0): the start corals are the first corals
+   of the mix, taken deterministically (corals are all alike, so no chance is needed).
+4. All other cards form 4 face-down stacks "as equal as possible": stack k holds N // 4 cards, plus one
+   when k < N % 4. A stack is only a size: turning up its top card is a public draw (ChanceRequest, count
+   1) from the multiset of every card not seen yet, since any unseen card is equally likely on top of any
+   stack. Face-up slot k lies in front of stack k; slots 0, 1, 2, 3 are turned up in that order.
+
+A turn is two actions of the current seat: PlaceOwn (a face-up card into its own school), then PlaceOther
+(another face-up card into one opponent's school, or a shark onto a visible fish there). Then the two
+emptied slots are refilled, the own card's slot first. A slot is refilled from its own stack or, when that
+stack is empty, from the next non-empty stack clockwise (k+1, k+2, ... modulo 4); when every stack is
+empty the slot stays empty. Seats play clockwise: seat s+1 (modulo the player count) follows seat s.
+
+Settled here (on top of RULES.md):
+- Schools are unbounded square grids; (x, y) with x growing east and y growing north.
+- Placing: an empty cell orthogonally next to a card, compatible with the visible card of every orthogonal
+  neighbour. A shark on a fish shows the shark; an octopus on a coral shows the octopus; a cursed fish
+  shows fish bones. Covered cards are never shown again in a view (they were public when placed).
+- A shark goes only onto a fish card that is neither covered nor turned to bones, in an opponent's school;
+  so it is always the PlaceOther card, which makes two sharks in one turn impossible. A PlaceOwn is
+  legal only if some other face-up card can then go to an opponent.
+- If no pair of face-up cards can be placed (say three sharks and a coral, and no opponent shows a fish),
+  the seat instead discards two face-up cards of its choice (Discard); they are refilled as usual.
+- An octopus turned up goes to the seat with strictly the most coral cards (corals under an octopus
+  count). The game then waits for that seat (to_act, phase "octopus") to choose any of its corals with
+  PlaceOctopus, even one already under an octopus (the pile grows). On a tie it is discarded. Either way
+  the same slot is then turned up again (from its stack, or the next non-empty one). At setup every
+  school holds one coral, so an octopus turned up then is always discarded.
+- Four sharks face up: the one just turned up is discarded and its slot turned up again.
+- The fishes' curse runs after every placement: each horizontal or vertical run of 3 or more adjacent
+  fish cards, uncovered, not yet bones, with the same background, turns to fish bones.
+- The end is checked when the refills of a turn are done (and once after setup): 3 or more empty stacks,
+  or fewer than 2 face-up cards (as slots are refilled from any non-empty stack, the second only comes
+  true once every stack is empty). Then seats 0, 1, ... in turn reveal their colour tile: reveal_due is
+  True for that seat, whose one legal action is RevealCard("colours", seat, its colour); the session checks
+  the deck key, the rules check the position and that the revealed colours are distinct.
+- Scoring: fish counted are fish on visible fish cards (a two-fish card counts 2). The +3 bonus goes to a
+  seat whose colour has strictly more fish in its own school than each other colour. Winners: most
+  points; tie -> most fish (any colour) in the own school; still tied -> shared.
+
+Wire forms: {"t": "own", "slot", "x", "y"}, {"t": "other", "slot", "seat", "x", "y"}, {"t": "octopus",
+"x", "y"}, {"t": "discard", "slots": [a, b]} with a < b, and the core "reveal-card"; decode_action
+refuses any other field, a slot outside 0-3 and a non-integer coordinate as MalformedInput.
+"""
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple, TypeVar
+
+from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, decode_core_action
+from p2pfish.core.errors import IllegalAction, MalformedInput
+from p2pfish.core.game import ChanceEvent, ChanceRequest, DealRequest, Known, Outcome, ShuffleRequest, check_chance
+from p2pfish.core.wire import Json, as_object, field, int_field
+
+# --- the cards -----------------------------------------------------------------------------------
+
+FISH_COLOURS: Final = ("red", "yellow", "green", "blue")
+BACKGROUNDS: Final = ("sand", "rock", "kelp", "deep")
+DEFAULT_MIX: Final = {"singles": 3, "doubles": 1, "coral": 22, "sharks": 8, "octopuses": 10}
+"""Cards of each kind: `singles` one-fish and `doubles` two-fish cards per colour x background cell."""
+MAX_COPIES: Final = 99
+COLOUR_DECK: Final = "colours"
+STACKS: Final = 4
+MAJORITY_BONUS: Final = 3
+SHARK_BONUS: Final = 2
+CURSE_RUN: Final = 3
+
+FISH, CORAL, SHARK, OCTOPUS, BONES = "fish", "coral", "shark", "octopus", "bones"
+TWO_FISH: Final = "2fish"
+
+SHUFFLE, DEAL, START, TURN_UP = "shuffle", "deal", "start", "turn-up"
+"""Setup phases, all chance: colour tiles shuffled, dealt, start seat drawn; turn-up refills face-up slots."""
+PLACE_OCTOPUS, OWN, OTHER, REVEAL, OVER = "octopus", "own", "other", "reveal", "over"
+"""Seat phases: the coral leader places an octopus; a turn's two placements; the end's colour reveals."""
+
+
+class Card(NamedTuple):
+    """What a label means. `fish` is the number of fish drawn on the card (0 unless a fish card)."""
+
+    kind: str
+    colour: str | None = None
+    background: str | None = None
+    fish: int = 0
+
+
+BONES_CARD: Final = Card(BONES)
+
+
+@functools.cache
+def card(label: str) -> Card:
+    """The attributes of a card label; raises MalformedInput for anything that is not a card."""
+    parts = label.split("-")
+    number = parts[-1]
+    if not (number.isascii() and number.isdigit() and number[0] != "0"):
+        raise MalformedInput(f"{label!r} is not a Kuna Yala card")
+    if len(parts) == 2 and parts[0] in (CORAL, SHARK, OCTOPUS):
+        return Card(parts[0])
+    if len(parts) == 4 and parts[0] in (FISH, TWO_FISH) and parts[1] in FISH_COLOURS and parts[2] in BACKGROUNDS:
+        return Card(FISH, parts[1], parts[2], 2 if parts[0] == TWO_FISH else 1)
+    raise MalformedInput(f"{label!r} is not a Kuna Yala card")
+
+
+def fits(new: Card, neighbour: Card) -> bool:
+    """Whether a fish or coral card may lie orthogonally next to a card showing `neighbour`."""
+    if new.kind == CORAL:
+        return True
+    if neighbour.kind == BONES:
+        return False
+    if neighbour.kind == FISH:
+        return new.colour == neighbour.colour or new.background == neighbour.background
+    return True
+
+
+# --- options -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    singles: int = DEFAULT_MIX["singles"]
+    doubles: int = DEFAULT_MIX["doubles"]
+    coral: int = DEFAULT_MIX["coral"]
+    sharks: int = DEFAULT_MIX["sharks"]
+    octopuses: int = DEFAULT_MIX["octopuses"]
+    start: int | None = None
+    """A start seat chosen in the lobby; None draws it with chance."""
+
+
+@functools.cache
+def deck_labels(options: Options) -> tuple[str, ...]:
+    """Every card of the mix, one label each, in a fixed order."""
+    labels: list[str] = []
+    for colour in FISH_COLOURS:
+        for background in BACKGROUNDS:
+            labels += [f"{FISH}-{colour}-{background}-{k}" for k in range(1, options.singles + 1)]
+            labels += [f"{TWO_FISH}-{colour}-{background}-{k}" for k in range(1, options.doubles + 1)]
+    labels += [f"{CORAL}-{k}" for k in range(1, options.coral + 1)]
+    labels += [f"{SHARK}-{k}" for k in range(1, options.sharks + 1)]
+    labels += [f"{OCTOPUS}-{k}" for k in range(1, options.octopuses + 1)]
+    return tuple(labels)
+
+
+def start_coral(seat: int) -> str:
+    return f"{CORAL}-{seat + 1}"
+
+
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def parse_options(players: int, raw: Mapping[str, str]) -> Options:
+    known = (*DEFAULT_MIX, "start")
+    unknown = set(raw) - set(known)
+    if unknown:
+        raise MalformedInput(f"unknown kunayala option(s): {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+    counts = dict(DEFAULT_MIX)
+    for name in DEFAULT_MIX:
+        if name in raw:
+            text = raw[name]
+            if not _is_number(text) or int(text) > MAX_COPIES:
+                raise MalformedInput(f"{name} must be a number 0..{MAX_COPIES}, not {text!r}")
+            counts[name] = int(text)
+    if counts["coral"] < players:
+        raise MalformedInput(f"every player needs a start coral: coral must be at least {players}")
+    start: int | None = None
+    if raw.get("start", "random") != "random":
+        text = raw["start"]
+        if not _is_number(text) or int(text) >= players:
+            raise MalformedInput(f"start must be 'random' or a seat 0..{players - 1}, not {text!r}")
+        start = int(text)
+    return Options(**counts, start=start)
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceOwn(Action):
+    """Put the face-up card in `slot` on cell (x, y) of the seat's own school."""
+
+    slot: int
+    x: int
+    y: int
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "own", "slot": self.slot, "x": self.x, "y": self.y}
+
+    def __str__(self) -> str:
+        return f"place face-up card {self.slot} in own school at ({self.x}, {self.y})"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceOther(Action):
+    """Put the face-up card in `slot` on cell (x, y) of opponent `seat`'s school (a shark: onto the fish there)."""
+
+    slot: int
+    seat: int
+    x: int
+    y: int
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "other", "slot": self.slot, "seat": self.seat, "x": self.x, "y": self.y}
+
+    def __str__(self) -> str:
+        return f"place face-up card {self.slot} in seat {self.seat}'s school at ({self.x}, {self.y})"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceOctopus(Action):
+    """Put the octopus just turned up onto the coral at (x, y) of the seat's own school."""
+
+    x: int
+    y: int
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "octopus", "x": self.x, "y": self.y}
+
+    def __str__(self) -> str:
+        return f"place the octopus on the coral at ({self.x}, {self.y})"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """When no pair can be placed: discard the face-up cards in slots `first` < `second`."""
+
+    first: int
+    second: int
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "discard", "slots": [self.first, self.second]}
+
+    def __str__(self) -> str:
+        return f"discard face-up cards {self.first} and {self.second} (nothing can be placed)"
+
+
+ACTION_CACHE_SIZE: Final = 1 << 16
+
+
+@functools.lru_cache(maxsize=ACTION_CACHE_SIZE)
+def place_own(slot: int, x: int, y: int) -> PlaceOwn:
+    return PlaceOwn(slot, x, y)
+
+
+@functools.lru_cache(maxsize=ACTION_CACHE_SIZE)
+def place_other(slot: int, seat: int, x: int, y: int) -> PlaceOther:
+    return PlaceOther(slot, seat, x, y)
+
+
+@functools.lru_cache(maxsize=ACTION_CACHE_SIZE)
+def place_octopus(x: int, y: int) -> PlaceOctopus:
+    return PlaceOctopus(x, y)
+
+
+DISCARDS: Final = {(a, b): Discard(a, b) for a in range(STACKS) for b in range(a + 1, STACKS)}
+
+ACTION_FIELDS: Final = {
+    "own": {"t", "slot", "x", "y"},
+    "other": {"t", "slot", "seat", "x", "y"},
+    "octopus": {"t", "x", "y"},
+    "discard": {"t", "slots"},
+}
+
+
+def _slot_field(wire: Mapping[str, Json], name: str = "slot") -> int:
+    slot = int_field(wire, name)
+    if not 0 <= slot < STACKS:
+        raise MalformedInput(f"{name} must be a face-up slot 0..{STACKS - 1}, not {slot}")
+    return slot
+
+
+def _discard_slots(wire: Mapping[str, Json]) -> tuple[int, int]:
+    slots = field(wire, "slots")
+    if not isinstance(slots, list) or len(slots) != 2:
+        raise MalformedInput(f"slots must be a list of two face-up slots, not {slots!r}")
+    first, second = (_slot_field({"slot": s}) for s in slots)
+    if first >= second:
+        raise MalformedInput(f"discard slots must be two different slots in increasing order, not {slots!r}")
+    return first, second
+
+
+# --- state ---------------------------------------------------------------------------------------
+
+Position = tuple[int, int]
+
+
+class Cell(NamedTuple):
+    """One occupied cell: `pile` bottom card first (a fish under a shark, a coral under octopuses)."""
+
+    x: int
+    y: int
+    pile: tuple[str, ...]
+    bones: bool = False
+    """The fish card was cursed: it shows fish bones now."""
+
+    @property
+    def position(self) -> Position:
+        return (self.x, self.y)
+
+    @property
+    def base(self) -> Card:
+        return card(self.pile[0])
+
+    @property
+    def top(self) -> Card:
+        return BONES_CARD if self.bones else card(self.pile[-1])
+
+    @property
+    def top_label(self) -> str:
+        return BONES if self.bones else self.pile[-1]
+
+    @property
+    def live_fish(self) -> Card | None:
+        """The fish card here if it still counts: a fish card with nothing on it and not bones."""
+        base = self.base
+        return base if base.kind == FISH and len(self.pile) == 1 and not self.bones else None
+
+
+School = tuple[Cell, ...]
+"""Cells in the order they were first occupied."""
+
+
+class State(NamedTuple):
+    """Immutable (a NamedTuple: cheap to copy with one field changed, which the engine does a lot)."""
+
+    players: int
+    options: Options
+    phase: str
+    dealt: int
+    """Colour tiles dealt so far (seat s gets position s)."""
+    start: int
+    current: int
+    """The seat whose turn it is (during the refills: the seat that plays next)."""
+    turns: int
+    """Turns completed."""
+    stacks: tuple[int, ...]
+    """Cards left face down in each of the 4 stacks."""
+    unseen: tuple[str, ...]
+    """Every card in the stacks, in mix order: the pool of a turn-up."""
+    face_up: tuple[str | None, ...]
+    """The card in front of each stack, None for an empty slot."""
+    refills: tuple[int, ...]
+    """Slots still to be turned up, in order."""
+    own_slot: int | None
+    """The slot whose card went into the own school this turn (phase other)."""
+    octopus: str | None
+    """The octopus waiting for the coral leader to place it."""
+    schools: tuple[School, ...]
+    discards: tuple[str, ...]
+    colours: tuple[str | None, ...]
+    """Revealed colour tiles, by seat."""
+
+
+T = TypeVar("T")
+
+
+def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _around(x: int, y: int) -> tuple[Position, ...]:
+    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+
+
+def grid(school: School) -> dict[Position, Cell]:
+    return {(cell.x, cell.y): cell for cell in school}
+
+
+SCHOOL_CACHE_SIZE: Final = 256
+"""Schools are immutable and the same few are asked about again and again within a turn."""
+
+
+@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
+def open_cells(school: School) -> Mapping[Position, list[Card]]:
+    """Every empty cell orthogonally next to a card, with the visible cards of its neighbours."""
+    occupied = grid(school)
+    cells: dict[Position, list[Card]] = {}
+    for cell in school:
+        top = cell.top
+        for position in _around(cell.x, cell.y):
+            if position not in occupied:
+                cells.setdefault(position, []).append(top)
+    return cells
+
+
+@functools.lru_cache(maxsize=4 * SCHOOL_CACHE_SIZE)
+def cells_for(new: Card, school: School) -> tuple[Position, ...]:
+    """The open cells of a school where a fish or coral card fits every neighbour."""
+    cells = open_cells(school)
+    if new.kind == CORAL:
+        return tuple(cells)
+    return tuple(
+        position for position, neighbours in cells.items() if all(fits(new, neighbour) for neighbour in neighbours)
+    )
+
+
+def live_fish_cells(school: School) -> tuple[Position, ...]:
+    return tuple((cell.x, cell.y) for cell in school if cell.live_fish is not None)
+
+
+def corals(school: School) -> int:
+    return sum(1 for cell in school if cell.base.kind == CORAL)
+
+
+def pile_count(school: School, kind: str) -> int:
+    return sum(1 for cell in school for label in cell.pile if card(label).kind == kind)
+
+
+def coral_leader(schools: Sequence[School]) -> int | None:
+    """The seat with strictly the most coral cards, or None on a tie."""
+    counts = [corals(school) for school in schools]
+    most = max(counts)
+    return counts.index(most) if counts.count(most) == 1 else None
+
+
+def source_stack(stacks: Sequence[int], slot: int) -> int | None:
+    """The stack a slot is refilled from: its own, else the next non-empty one clockwise."""
+    for step in range(STACKS):
+        stack = (slot + step) % STACKS
+        if stacks[stack]:
+            return stack
+    return None
+
+
+def game_ends(state: State) -> bool:
+    empty_stacks = sum(1 for size in state.stacks if size == 0)
+    face_up = sum(1 for label in state.face_up if label is not None)
+    return empty_stacks >= STACKS - 1 or face_up < 2
+
+
+def curse(school: School, placed: Position) -> School:
+    """Turn to bones every run of 3+ live same-background fish through the fish just placed."""
+    occupied = grid(school)
+    fish = occupied[placed].live_fish
+    if fish is None:
+        return school
+    cursed: set[Position] = set()
+    for dx, dy in ((1, 0), (0, 1)):
+        run = [placed]
+        for sign in (1, -1):
+            x, y = placed
+            while True:
+                x, y = x + sign * dx, y + sign * dy
+                neighbour = occupied.get((x, y))
+                other = None if neighbour is None else neighbour.live_fish
+                if other is None or other.background != fish.background:
+                    break
+                run.append((x, y))
+        if len(run) >= CURSE_RUN:
+            cursed.update(run)
+    if not cursed:
+        return school
+    return tuple(cell._replace(bones=True) if (cell.x, cell.y) in cursed else cell for cell in school)
+
+
+def fits_an_opponent(state: State, seat: int, new: Card) -> bool:
+    """Whether a card can go into the school of one of seat's opponents."""
+    opponents = [school for opponent, school in enumerate(state.schools) if opponent != seat]
+    if new.kind == SHARK:
+        return any(cell.live_fish is not None for school in opponents for cell in school)
+    return any(cells_for(new, school) for school in opponents)
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+
+def fish_by_colour(school: School) -> dict[str, int]:
+    """Fish on the visible fish cards of a school, by colour (a two-fish card counts 2)."""
+    counts = dict.fromkeys(FISH_COLOURS, 0)
+    for cell in school:
+        fish = cell.live_fish
+        if fish is not None and fish.colour is not None:
+            counts[fish.colour] += fish.fish
+    return counts
+
+
+class Score(NamedTuple):
+    """The parts of one seat's points."""
+
+    colour_fish: int
+    majority: int
+    octopuses: int
+    sharks: int
+
+    @property
+    def total(self) -> int:
+        return self.colour_fish + self.majority + self.octopuses + self.sharks
+
+
+def scores(schools: Sequence[School], colours: Sequence[str]) -> tuple[Score, ...]:
+    """Each seat's points, seat s scoring colour colours[s]."""
+    counts = [fish_by_colour(school) for school in schools]
+    sharks = [pile_count(school, SHARK) for school in schools]
+    most_sharks = max(sharks)
+    result = []
+    for seat, colour in enumerate(colours):
+        own = counts[seat]
+        strictly_most = all(own[colour] > n for other, n in own.items() if other != colour)
+        result.append(
+            Score(
+                colour_fish=sum(c[colour] for c in counts),
+                majority=MAJORITY_BONUS if strictly_most else 0,
+                octopuses=pile_count(schools[seat], OCTOPUS),
+                sharks=SHARK_BONUS if most_sharks > 0 and sharks[seat] == most_sharks else 0,
+            )
+        )
+    return tuple(result)
+
+
+def winners(totals: Sequence[int], own_fish: Sequence[int]) -> tuple[int, ...]:
+    """Most points; a tie goes to the most fish in the own school; a tie after that is shared."""
+    best = max(zip(totals, own_fish, strict=True))
+    return tuple(seat for seat, key in enumerate(zip(totals, own_fish, strict=True)) if key == best)
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+class SchoolCell(NamedTuple):
+    x: int
+    y: int
+    top: str
+    """The visible card's label, or "bones"."""
+    height: int
+    """Cards in the cell; those under the top are not shown."""
+
+
+@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
+def school_view(school: School) -> tuple[SchoolCell, ...]:
+    return tuple(SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile)) for cell in school)
+
+
+class View(NamedTuple):
+    """What one seat sees."""
+
+    seat: int
+    players: int
+    phase: str
+    to_act: tuple[int, ...]
+    start: int
+    current: int
+    turns: int
+    face_up: tuple[str | None, ...]
+    stacks: tuple[int, ...]
+    schools: tuple[tuple[SchoolCell, ...], ...]
+    corals: tuple[int, ...]
+    """Coral cards in each school, those under octopuses included."""
+    octopus: str | None
+    """An octopus waiting for seat to_act[0] to place it on one of its corals."""
+    discards: tuple[str, ...]
+    my_colour: str | None
+    colours: tuple[str | None, ...]
+    """Colour tiles revealed so far (all of them once the game is over)."""
+
+    def to_wire(self) -> dict[str, Json]:
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "to_act": list(self.to_act),
+            "start": self.start,
+            "current": self.current,
+            "turns": self.turns,
+            "face_up": list(self.face_up),
+            "stacks": list(self.stacks),
+            "schools": [[[c.x, c.y, c.top, c.height] for c in school] for school in self.schools],
+            "corals": list(self.corals),
+            "octopus": self.octopus,
+            "discards": list(self.discards),
+            "my_colour": self.my_colour,
+            "colours": list(self.colours),
+        }
+
+
+# --- the rules -----------------------------------------------------------------------------------
+
+
+class KunaYala:
+    id = "kunayala"
+    title = "Kuna Yala"
+    min_players = 2
+    max_players = 4
+
+    def new_game(self, players: int, options: Mapping[str, str]) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise MalformedInput(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+        opts = parse_options(players, options)
+        starts = {start_coral(seat) for seat in range(players)}
+        unseen = tuple(label for label in deck_labels(opts) if label not in starts)
+        size, extra = divmod(len(unseen), STACKS)
+        return State(
+            players=players,
+            options=opts,
+            phase=SHUFFLE,
+            dealt=0,
+            start=0,
+            current=0,
+            turns=0,
+            stacks=tuple(size + (1 if k < extra else 0) for k in range(STACKS)),
+            unseen=unseen,
+            face_up=(None,) * STACKS,
+            refills=(),
+            own_slot=None,
+            octopus=None,
+            schools=tuple((Cell(0, 0, (start_coral(seat),)),) for seat in range(players)),
+            discards=(),
+            colours=(None,) * players,
+        )
+
+    def chance(self, state: State) -> ChanceEvent | None:
+        phase = state.phase
+        if phase == TURN_UP:
+            stack = source_stack(state.stacks, state.refills[0])
+            return ChanceRequest(f"stack/{stack}", state.unseen, 1)
+        if phase == SHUFFLE:
+            return ShuffleRequest(COLOUR_DECK, FISH_COLOURS)
+        if phase == DEAL:
+            return DealRequest(COLOUR_DECK, (state.dealt,), state.dealt)
+        if phase == START:
+            return ChanceRequest("start", tuple(range(state.players)), 1)
+        return None
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        phase = state.phase
+        if phase in (OWN, OTHER):
+            return (state.current,)
+        if phase == PLACE_OCTOPUS:
+            leader = coral_leader(state.schools)
+            assert leader is not None
+            return (leader,)
+        if phase == REVEAL:
+            return (state.colours.index(None),)
+        return ()
+
+    def reveal_due(self, state: State, seat: int) -> bool:
+        return state.phase == REVEAL and state.colours.index(None) == seat
+
+    # --- legal actions ---
+
+    def legal_actions(self, state: State, seat: int, known: Known) -> Sequence[Action]:
+        if seat not in self.to_act(state):
+            return ()
+        phase = state.phase
+        if phase == OWN:
+            return self._own_actions(state, seat)
+        if phase == OTHER:
+            return self._other_actions(state, seat)
+        if phase == PLACE_OCTOPUS:
+            return [place_octopus(cell.x, cell.y) for cell in state.schools[seat] if cell.base.kind == CORAL]
+        colour = known.get(card_name(COLOUR_DECK, seat))
+        return () if colour is None else (RevealCard(COLOUR_DECK, seat, str(colour)),)
+
+    def _own_actions(self, state: State, seat: int) -> list[Action]:
+        face_up = state.face_up
+        for_an_opponent = [
+            slot
+            for slot, label in enumerate(face_up)
+            if label is not None and fits_an_opponent(state, seat, card(label))
+        ]
+        school = state.schools[seat]
+        actions: list[Action] = []
+        for slot, label in enumerate(face_up):
+            if label is None or not any(other != slot for other in for_an_opponent):
+                continue
+            new = card(label)
+            if new.kind == SHARK:
+                continue
+            actions.extend(place_own(slot, x, y) for x, y in cells_for(new, school))
+        if actions:
+            return actions
+        filled = [slot for slot, label in enumerate(face_up) if label is not None]
+        return [DISCARDS[a, b] for i, a in enumerate(filled) for b in filled[i + 1 :]]
+
+    def _other_actions(self, state: State, seat: int) -> list[Action]:
+        opponents = [(o, school) for o, school in enumerate(state.schools) if o != seat]
+        actions: list[Action] = []
+        for slot, label in enumerate(state.face_up):
+            if label is None:
+                continue
+            new = card(label)
+            for opponent, school in opponents:
+                positions = live_fish_cells(school) if new.kind == SHARK else cells_for(new, school)
+                actions.extend(place_other(slot, opponent, x, y) for x, y in positions)
+        return actions
+
+    # --- applying actions ---
+
+    def apply(self, state: State, seat: int | None, action: Action) -> State:
+        if seat is None:
+            return self._apply_chance(state, action)
+        if not 0 <= seat < state.players:
+            raise IllegalAction(f"there is no seat {seat} in a {state.players}-player game", seat)
+        if seat not in self.to_act(state):
+            raise IllegalAction(f"it is not seat {seat}'s turn to act ({state.phase} phase)", seat)
+        phase = state.phase
+        if phase == OWN:
+            if isinstance(action, Discard):
+                return self._apply_discard(state, seat, action)
+            if not isinstance(action, PlaceOwn):
+                raise IllegalAction(f"place a face-up card in your own school first, not {action}", seat)
+            return self._apply_own(state, seat, action)
+        if phase == OTHER:
+            if not isinstance(action, PlaceOther):
+                raise IllegalAction(f"place a face-up card in an opponent's school, not {action}", seat)
+            return self._apply_other(state, seat, action)
+        if phase == PLACE_OCTOPUS:
+            if not isinstance(action, PlaceOctopus):
+                raise IllegalAction(f"place the octopus {state.octopus} on one of your corals, not {action}", seat)
+            return self._apply_octopus(state, seat, action)
+        if not isinstance(action, RevealCard):
+            raise IllegalAction(f"reveal your colour tile, not {action}", seat)
+        return self._apply_reveal(state, seat, action)
+
+    def _apply_chance(self, state: State, action: Action) -> State:
+        request = self.chance(state)
+        if request is None:
+            raise IllegalAction(f"no chance event is due in the {state.phase} phase")
+        if isinstance(request, ShuffleRequest):
+            if action != Shuffled(request.deck, len(request.labels)):
+                raise IllegalAction(f"expected the shuffle of {request.deck}, not {action}")
+            return state._replace(phase=DEAL)
+        if isinstance(request, DealRequest):
+            if action != Dealt(request.deck, request.positions, request.to, None):
+                raise IllegalAction(f"expected a private deal of {request.deck} {request.positions}, not {action}")
+            dealt = state.dealt + 1
+            if dealt < state.players:
+                return state._replace(dealt=dealt)
+            if state.options.start is None:
+                return state._replace(dealt=dealt, phase=START)
+            start = state.options.start
+            return self._settle(
+                state._replace(dealt=dealt, phase=TURN_UP, start=start, current=start, refills=tuple(range(STACKS)))
+            )
+        if not isinstance(action, Chance):
+            raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")
+        check_chance(request, action)
+        value = action.values[0]
+        if state.phase == START:
+            assert isinstance(value, int)
+            return self._settle(state._replace(phase=TURN_UP, start=value, current=value, refills=tuple(range(STACKS))))
+        return self._turn_up(state, str(value))
+
+    def _turn_up(self, state: State, label: str) -> State:
+        slot, *rest = state.refills
+        stack = source_stack(state.stacks, slot)
+        assert stack is not None
+        drawn = state._replace(
+            stacks=_replace_at(state.stacks, stack, state.stacks[stack] - 1),
+            unseen=tuple(other for other in state.unseen if other != label),
+        )
+        kind = card(label).kind
+        again = (slot, *rest)
+        if kind == OCTOPUS:
+            if coral_leader(state.schools) is None:
+                return self._settle(drawn._replace(discards=(*state.discards, label), refills=again))
+            return drawn._replace(phase=PLACE_OCTOPUS, octopus=label, refills=again)
+        face_up = _replace_at(state.face_up, slot, label)
+        if all(other is not None and card(other).kind == SHARK for other in face_up):
+            return self._settle(drawn._replace(discards=(*state.discards, label), refills=again))
+        return self._settle(drawn._replace(face_up=face_up, refills=tuple(rest)))
+
+    def _settle(self, state: State) -> State:
+        """Once nothing is left to turn up: the end check, else the current seat's turn."""
+        if state.refills and any(state.stacks):
+            return state
+        settled = state._replace(refills=())
+        return settled._replace(phase=REVEAL if game_ends(settled) else OWN)
+
+    def _take(self, state: State, seat: int, slot: int) -> tuple[str, Card]:
+        if not 0 <= slot < STACKS:
+            raise IllegalAction(f"there is no face-up slot {slot}", seat)
+        label = state.face_up[slot]
+        if label is None:
+            raise IllegalAction(f"face-up slot {slot} is empty", seat)
+        return label, card(label)
+
+    def _placement_error(self, school: School, position: Position, new: Card) -> str | None:
+        occupied = grid(school)
+        if position in occupied:
+            return f"{position} is already occupied"
+        neighbours = [occupied[p] for p in _around(*position) if p in occupied]
+        if not neighbours:
+            return f"{position} is not orthogonally next to any card"
+        for neighbour in neighbours:
+            if not fits(new, neighbour.top):
+                return f"{neighbour.top_label} at {neighbour.position} does not fit next to it"
+        return None
+
+    def _apply_own(self, state: State, seat: int, action: PlaceOwn) -> State:
+        label, new = self._take(state, seat, action.slot)
+        if new.kind == SHARK:
+            raise IllegalAction(f"{label}: a shark always goes into an opponent's school", seat)
+        position = (action.x, action.y)
+        error = self._placement_error(state.schools[seat], position, new)
+        if error is not None:
+            raise IllegalAction(f"{label} cannot go there: {error}", seat)
+        remaining = [other for slot, other in enumerate(state.face_up) if other is not None and slot != action.slot]
+        if not any(fits_an_opponent(state, seat, card(other)) for other in remaining):
+            raise IllegalAction(f"after taking {label} no face-up card could go to an opponent", seat)
+        school = curse((*state.schools[seat], Cell(action.x, action.y, (label,))), position)
+        return state._replace(
+            phase=OTHER,
+            schools=_replace_at(state.schools, seat, school),
+            face_up=_replace_at(state.face_up, action.slot, None),
+            own_slot=action.slot,
+        )
+
+    def _apply_other(self, state: State, seat: int, action: PlaceOther) -> State:
+        label, new = self._take(state, seat, action.slot)
+        opponent = action.seat
+        if opponent == seat or not 0 <= opponent < state.players:
+            raise IllegalAction(f"seat {opponent} is not an opponent of seat {seat}", seat)
+        school = state.schools[opponent]
+        position = (action.x, action.y)
+        if new.kind == SHARK:
+            target = grid(school).get(position)
+            if target is None or target.live_fish is None:
+                raise IllegalAction(f"{label} must go onto a visible fish card, and {position} shows none", seat)
+            school = tuple(cell._replace(pile=(*cell.pile, label)) if cell is target else cell for cell in school)
+        else:
+            error = self._placement_error(school, position, new)
+            if error is not None:
+                raise IllegalAction(f"{label} cannot go there: {error}", seat)
+            school = curse((*school, Cell(action.x, action.y, (label,))), position)
+        assert state.own_slot is not None
+        placed = state._replace(
+            phase=TURN_UP,
+            schools=_replace_at(state.schools, opponent, school),
+            face_up=_replace_at(state.face_up, action.slot, None),
+        )
+        return self._end_turn(placed, (state.own_slot, action.slot))
+
+    def _apply_discard(self, state: State, seat: int, action: Discard) -> State:
+        if action.first == action.second:
+            raise IllegalAction("discard two different face-up cards", seat)
+        labels = [self._take(state, seat, slot)[0] for slot in (action.first, action.second)]
+        if any(isinstance(a, PlaceOwn) for a in self._own_actions(state, seat)):
+            raise IllegalAction("a pair of face-up cards can be placed: discarding is not allowed", seat)
+        face_up = _replace_at(_replace_at(state.face_up, action.first, None), action.second, None)
+        discarded = state._replace(face_up=face_up, discards=(*state.discards, *labels))
+        return self._end_turn(discarded, (action.first, action.second))
+
+    def _end_turn(self, state: State, emptied: tuple[int, int]) -> State:
+        return self._settle(
+            state._replace(
+                phase=TURN_UP,
+                refills=emptied,
+                own_slot=None,
+                current=(state.current + 1) % state.players,
+                turns=state.turns + 1,
+            )
+        )
+
+    def _apply_octopus(self, state: State, seat: int, action: PlaceOctopus) -> State:
+        assert state.octopus is not None
+        target = grid(state.schools[seat]).get((action.x, action.y))
+        if target is None or target.base.kind != CORAL:
+            raise IllegalAction(
+                f"the octopus goes onto one of your corals, and ({action.x}, {action.y}) has none", seat
+            )
+        school = tuple(
+            cell._replace(pile=(*cell.pile, state.octopus)) if cell is target else cell for cell in state.schools[seat]
+        )
+        placed = state._replace(phase=TURN_UP, octopus=None, schools=_replace_at(state.schools, seat, school))
+        return self._settle(placed)
+
+    def _apply_reveal(self, state: State, seat: int, action: RevealCard) -> State:
+        if action.deck != COLOUR_DECK or action.position != seat:
+            raise IllegalAction(f"reveal your own colour tile ({COLOUR_DECK} position {seat}), not {action}", seat)
+        if action.label not in FISH_COLOURS:
+            raise IllegalAction(f"{action.label!r} is not a fish colour", seat)
+        if action.label in state.colours:
+            raise IllegalAction(f"the {action.label} tile was revealed already: tiles are distinct", seat)
+        colours = _replace_at(state.colours, seat, action.label)
+        return state._replace(colours=colours, phase=REVEAL if None in colours else OVER)
+
+    # --- views and outcome ---
+
+    def view(self, state: State, seat: int, known: Known) -> View:
+        colour = known.get(card_name(COLOUR_DECK, seat))
+        return View(
+            seat=seat,
+            players=state.players,
+            phase=state.phase,
+            to_act=self.to_act(state),
+            start=state.start,
+            current=state.current,
+            turns=state.turns,
+            face_up=state.face_up,
+            stacks=state.stacks,
+            schools=tuple(school_view(school) for school in state.schools),
+            corals=tuple(corals(school) for school in state.schools),
+            octopus=state.octopus,
+            discards=state.discards,
+            my_colour=None if colour is None else str(colour),
+            colours=state.colours,
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        colours = [colour for colour in state.colours if colour is not None]
+        totals = tuple(score.total for score in scores(state.schools, colours))
+        own_fish = [sum(fish_by_colour(school).values()) for school in state.schools]
+        return Outcome(totals, winners(totals, own_fish))
+
+    def decode_action(self, wire: Json) -> Action:
+        obj = as_object(wire)
+        core = decode_core_action(obj)
+        if core is not None:
+            return core
+        tag = field(obj, "t")
+        expected = ACTION_FIELDS.get(tag) if isinstance(tag, str) else None
+        if expected is None:
+            raise MalformedInput(f"unknown kunayala action {tag!r}")
+        if set(obj) != expected:
+            raise MalformedInput(f"a {tag} action has exactly the fields {sorted(expected)}, not {sorted(obj)}")
+        if tag == "own":
+            return PlaceOwn(_slot_field(obj), int_field(obj, "x"), int_field(obj, "y"))
+        if tag == "other":
+            return PlaceOther(_slot_field(obj), int_field(obj, "seat"), int_field(obj, "x"), int_field(obj, "y"))
+        if tag == "octopus":
+            return PlaceOctopus(int_field(obj, "x"), int_field(obj, "y"))
+        return DISCARDS[_discard_slots(obj)]
+
+
+RULES: Final = KunaYala()

@@ -1,0 +1,64 @@
+"""Kuna Yala over the network: matches for 2-4 players, and no peer able to learn another seat's
+colour before the end — checked in each peer's store and in everything it received."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from p2pfish.match import MatchTable, run_match
+from p2pfish.session.envelope import open_envelope
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_kunayala_match_finishes_agreed_and_verified(players: int) -> None:
+    result = run_match("kunayala", players, ["random"], seed=players, timeout_s=90)
+    assert result.ok, result
+
+
+def _strings(value: object) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for item in value.values() for s in _strings(item)}
+    if isinstance(value, list):
+        return {s for item in value for s in _strings(item)}
+    return set()
+
+
+def test_no_peer_holds_another_seats_colour_key_before_the_end(tmp_path: Path) -> None:
+    table = MatchTable("kunayala", 3, ["random"], 5, tmp_path)
+    table.start()
+    try:
+        results = [peer.result(90) for peer in table.peers]
+    finally:
+        table.stop_all()
+    assert all(r is not None and r["finished"] for r in results)
+    transcript = table.transcripts[0].read_bytes().splitlines()[1:]
+    owner_keys: dict[int, str] = {}
+    for raw in transcript:
+        envelope = open_envelope(raw)
+        if envelope.body.get("type") == "end":
+            for deck in envelope.body["decks"]:  # type: ignore[union-attr]
+                if isinstance(deck, dict) and deck["deck"] == "colours":
+                    owner_keys[envelope.seat] = str(deck["card_keys"][envelope.seat])  # type: ignore[index]
+    assert sorted(owner_keys) == [0, 1, 2]
+    for result in results:
+        assert result is not None and isinstance(result["seat"], int)
+        reader = result["seat"]
+        with sqlite3.connect(str(result["store"])) as db:
+            secrets = {name: json.loads(record) for name, record in db.execute("SELECT name, record FROM secrets")}
+            received = [bytes(row[0]) for row in db.execute("SELECT raw FROM messages ORDER BY n")]
+        assert {n for n in secrets if n.startswith("card/colours#")} == {f"card/colours#{reader}"}
+        held = _strings(list(secrets.values()))
+        for raw in received:
+            envelope = open_envelope(raw)
+            action = envelope.body.get("action")
+            if isinstance(action, dict) and action.get("t") == "reveal-card":
+                break  # play is over: the rules now turn every colour up
+            held |= _strings(envelope.body)
+        for seat, key in owner_keys.items():
+            if seat != reader:
+                assert key not in held, f"seat {reader} held seat {seat}'s colour key before the end"
+        assert owner_keys[reader] in held, "the check sees a key where it is (the reader's own)"

@@ -5,12 +5,13 @@ from collections.abc import Callable
 
 from p2pfish.bots.base import Bot
 from p2pfish.bots.fishnstones_greedy import GreedyFishNStones
+from p2pfish.bots.kunayala_greedy import GreedyKunaYala
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.errors import MalformedInput
 
 BOT_KINDS = ("random", "greedy")
 
-_GREEDY: dict[str, Callable[[random.Random], Bot]] = {"fishnstones": GreedyFishNStones}
+_GREEDY: dict[str, Callable[[random.Random], Bot]] = {"fishnstones": GreedyFishNStones, "kunayala": GreedyKunaYala}
 
 
 def make_bot(kind: str, game_id: str, rng: random.Random) -> Bot:

@@ -29,6 +29,7 @@ from p2pfish.ui.kits import FISHNSTONES, GameUi, kit_for
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 CHOICE_ROWS, CHOICE_COLUMNS = 3, 3
+BOARD_WIDTH = 66
 LOG_LINES = 200
 
 STYLE = Style.from_dict(
@@ -49,6 +50,14 @@ STYLE = Style.from_dict(
         "announce": "#ffaa00 bold",
         "choice": "",
         "choice.selected": "reverse",
+        "red": "#ff5f5f bold",
+        "yellow": "#ffd75f bold",
+        "green": "#5fd75f bold",
+        "blue": "#5fafff bold",
+        "coral": "#ff875f",
+        "shark": "#bcbcbc bold",
+        "octopus": "#d787ff bold",
+        "bones": "#808080",
     }
 )
 
@@ -175,7 +184,7 @@ class GameApp:
         view = self.controller.view()
         self.controller.act(action)
         self.model.selected = 0
-        self.model.message = ("", f"You: {self.kit.describe(action, view)}")
+        self.model.message = ("", f"You: {self.kit.describe(action, view, self.controller.names)}")
         self.redraw()
 
     def _enter(self) -> None:
@@ -214,7 +223,7 @@ class GameApp:
         if decision is None:
             self.model.message = ("class:error", "It is not your turn yet (say TEXT to chat, ? for help).")
             return
-        result = self.kit.parse(text, decision[0], decision[1])
+        result = self.kit.parse(text, decision[0], decision[1], self.controller.names if self.controller else ())
         if isinstance(result, str):
             self.model.message = ("class:error", result)
         else:
@@ -289,7 +298,7 @@ class GameApp:
                                 Window(FormattedTextControl(self._board), height=15),
                                 Window(FormattedTextControl(self._status), height=7, wrap_lines=True),
                             ],
-                            width=66,
+                            width=BOARD_WIDTH,
                         ),
                         Frame(Window(FormattedTextControl(self._log), wrap_lines=True), title="What happened"),
                     ]
@@ -364,15 +373,22 @@ class GameApp:
         if self.controller is None:
             return []
         view = self.controller.view()
-        if self.model.winners is not None and view.buckets is not None:
+        if self.model.winners is not None:
             return [*self.kit.scores(view, self.controller.names, self.model.winners), ("class:turn", self.model.audit)]
         return self.kit.status(view, self.controller.names)
 
     def _log(self) -> StyleAndTextTuples:
-        """The newest lines that fit the panel."""
-        room = max(3, self.app.output.get_size().rows - 14)
+        """The newest lines that fit the panel, counting the rows a long line wraps onto."""
+        size = self.app.output.get_size()
+        room, width = max(3, size.rows - 14), max(10, size.columns - BOARD_WIDTH - 2)
+        lines: list[tuple[str, str]] = []
+        for style, text in reversed(self.model.log):
+            room -= -(-max(1, len(text)) // width)
+            if room < 0:
+                break
+            lines.append((style, text))
         out: StyleAndTextTuples = []
-        for style, text in list(self.model.log)[-room:]:
+        for style, text in reversed(lines):
             out += [(f"class:{style}" if style else "", text), ("", "\n")]
         return out
 
@@ -389,16 +405,16 @@ class GameApp:
             return self._waiting()
         view, legal = decision
         selected = min(self.model.selected, len(legal) - 1)
-        shown = CHOICE_ROWS * CHOICE_COLUMNS
+        texts = [f" {self.kit.describe(action, view, self.controller.names)} " for action in legal]
+        width = max(len(text) for text in texts) + 2
+        columns = max(1, min(CHOICE_COLUMNS, (self.app.output.get_size().columns - 4) // width))
+        shown = CHOICE_ROWS * columns
         first = max(0, selected - shown + 1)
         out: StyleAndTextTuples = []
-        for index, action in enumerate(legal[first : first + shown]):
-            mark = "class:choice.selected" if action == legal[selected] else "class:choice"
-            text = f" {self.kit.describe(action, view)} "
-            out += [
-                (mark, text),
-                ("", "\n" if index % CHOICE_COLUMNS == CHOICE_COLUMNS - 1 else " " * (38 - len(text))),
-            ]
+        for index, text in enumerate(texts[first : first + shown]):
+            mark = "class:choice.selected" if first + index == selected else "class:choice"
+            end = "\n" if index % columns == columns - 1 else " " * (width - len(text))
+            out += [(mark, text), ("", end)]
         if len(legal) > shown:
             out.append(("class:dim", f"  ({len(legal)} moves; Up/Down scrolls)"))
         return out

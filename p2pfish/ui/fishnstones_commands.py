@@ -48,7 +48,7 @@ def words() -> list[str]:
     return [*VERBS, *SPOT_NAMES, *DIRECTIONS, "from", "say", "help", "quit"]
 
 
-def describe(action: Action, view: View) -> str:
+def describe(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
     """An action in the words a player would use."""
     if isinstance(action, Cast):
         column = column_spots(view.players, view.seat, int(action.value))
@@ -56,7 +56,7 @@ def describe(action: Action, view: View) -> str:
     return str(action)
 
 
-def parse(text: str, view: View, legal: Sequence[Action]) -> Action | str:
+def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...] = ()) -> Action | str:
     """The legal action `text` names, or a message saying why it is not one."""
     parts = text.lower().replace(",", " ").split()
     if not parts:

@@ -9,7 +9,14 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import MalformedInput
-from p2pfish.ui import fishnstones_commands, fishnstones_screen, fishnstones_words
+from p2pfish.ui import (
+    fishnstones_commands,
+    fishnstones_screen,
+    fishnstones_words,
+    kunayala_commands,
+    kunayala_screen,
+    kunayala_words,
+)
 
 
 @dataclass(frozen=True)
@@ -18,8 +25,8 @@ class GameUi:
     board: Callable[[Any, tuple[str, ...], Action | None, bool], StyleAndTextTuples]
     status: Callable[[Any, tuple[str, ...]], StyleAndTextTuples]
     scores: Callable[[Any, tuple[str, ...], tuple[int, ...]], StyleAndTextTuples]
-    describe: Callable[[Action, Any], str]
-    parse: Callable[[str, Any, Sequence[Action]], Action | str]
+    describe: Callable[[Action, Any, tuple[str, ...]], str]
+    parse: Callable[[str, Any, Sequence[Action], tuple[str, ...]], Action | str]
     words: list[str]
     help: str
     narrate: Callable[[int | None, Action, tuple[str, ...]], str]
@@ -37,7 +44,19 @@ FISHNSTONES = GameUi(
     narrate=fishnstones_words.narrate,
 )
 
-KITS: dict[str, GameUi] = {"fishnstones": FISHNSTONES}
+KUNAYALA = GameUi(
+    title="Kuna Yala",
+    board=kunayala_screen.board,
+    status=kunayala_screen.status,
+    scores=kunayala_screen.scores,
+    describe=kunayala_commands.describe,
+    parse=kunayala_commands.parse,
+    words=kunayala_commands.words(),
+    help=kunayala_commands.HELP,
+    narrate=kunayala_words.narrate,
+)
+
+KITS: dict[str, GameUi] = {"fishnstones": FISHNSTONES, "kunayala": KUNAYALA}
 
 
 def kit_for(game_id: str) -> GameUi:

@@ -1,0 +1,530 @@
+"""The Kuna Yala board as prompt_toolkit formatted text: the four face-up cards and the stacks on top,
+then every school as a small grid (x grows east, y north; your own school first), and what this seat
+alone may see below it.
+
+A cell shows its visible card as one short token (see TOKEN_HELP). A school's grid has no bounds, so
+each one is drawn as its bounding box plus a margin of one free cell; when that does not fit its panel,
+the panel shows the part around the selected move's target, or around the school's centre.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pfish.core.actions import Action
+from p2pfish.core.errors import MalformedInput
+from p2pfish.games.kunayala import (
+    BONES,
+    CORAL,
+    FISH,
+    FISH_COLOURS,
+    MAJORITY_BONUS,
+    OCTOPUS,
+    OTHER,
+    OVER,
+    OWN,
+    PLACE_OCTOPUS,
+    REVEAL,
+    SHARK,
+    SHARK_BONUS,
+    TURN_UP,
+    Discard,
+    PlaceOctopus,
+    PlaceOther,
+    PlaceOwn,
+    SchoolCell,
+    View,
+    card,
+)
+
+WIDTH, HEIGHT = 66, 15
+"""The board area of the app."""
+CELL = 4
+"""A cell: a token of up to 3 characters and a space."""
+LABEL = 4
+"""The y labels at the left of a school."""
+GAP = 2
+"""Between two schools side by side."""
+HALF = (WIDTH - GAP) // 2
+
+COLOUR_LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B"}
+BACKGROUND_LETTERS = {"sand": "s", "rock": "r", "kelp": "k", "deep": "d"}
+TOKEN_HELP = """Cells: Rs = red fish on sand, Bd2 = two blue fish on deep (R Y G B = red yellow green blue,
+  s r k d = sand rock kelp deep); co coral, oc octopus on coral (oc2: two), sh shark, xx bones.
+  "more" and arrows after a name: the school goes on that way (it scrolls to the picked move)."""
+PHASES = {
+    "shuffle": "shuffling the colour tiles",
+    "deal": "dealing the colour tiles",
+    "start": "drawing the start player",
+    TURN_UP: "turning up cards",
+    PLACE_OCTOPUS: "placing an octopus",
+    OWN: "a card into the own school",
+    OTHER: "a card for an opponent",
+    REVEAL: "revealing the colours",
+    OVER: "game over",
+}
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    turn: str
+    empty: str
+    more: tuple[str, str, str, str]
+    """West, east, north, south: there are cards beyond the part shown."""
+    dot: str
+
+
+UNICODE = Glyphs("◀", "·", ("←", "→", "↑", "↓"), "·")
+ASCII = Glyphs("<", ".", ("<", ">", "^", "v"), "-")
+
+
+# --- cards and counts ----------------------------------------------------------------------------
+
+
+def token(label: str, height: int = 1) -> tuple[str, str]:
+    """(style, text) of a visible card: the text is at most 3 characters."""
+    if label == BONES:
+        return "class:bones", "xx"
+    try:
+        kind = card(label)
+    except MalformedInput:
+        return "", "??"
+    if kind.kind == FISH and kind.colour is not None and kind.background is not None:
+        text = COLOUR_LETTERS[kind.colour] + BACKGROUND_LETTERS[kind.background] + ("2" if kind.fish == 2 else "")
+        return f"class:{kind.colour}", text
+    if kind.kind == OCTOPUS:
+        octopuses = max(1, height - 1)
+        return "class:octopus", "oc" if octopuses == 1 else f"oc{min(octopuses, 9)}"
+    return f"class:{kind.kind}", {CORAL: "co", SHARK: "sh"}.get(kind.kind, "??")
+
+
+class Tally(NamedTuple):
+    """What counts for the score in one school, as the view shows it."""
+
+    fish: dict[str, int]
+    """Fish on visible fish cards, by colour (a two-fish card counts 2)."""
+    corals: int
+    octopuses: int
+    sharks: int
+
+
+def tally(school: Sequence[SchoolCell]) -> Tally:
+    fish = dict.fromkeys(FISH_COLOURS, 0)
+    corals = octopuses = sharks = 0
+    for cell in school:
+        if cell.top == BONES:
+            continue
+        kind = card(cell.top)
+        if kind.kind == FISH and kind.colour is not None and cell.height == 1:
+            fish[kind.colour] += kind.fish
+        elif kind.kind == SHARK:
+            sharks += 1
+        elif kind.kind == CORAL:
+            corals += 1
+        elif kind.kind == OCTOPUS:
+            corals += 1
+            octopuses += cell.height - 1
+    return Tally(fish, corals, octopuses, sharks)
+
+
+class Parts(NamedTuple):
+    """One seat's points, in the parts of the rules (kunayala.Score), seen from a view."""
+
+    colour: str
+    colour_fish: int
+    majority: int
+    octopuses: int
+    sharks: int
+
+    @property
+    def total(self) -> int:
+        return self.colour_fish + self.majority + self.octopuses + self.sharks
+
+
+def score_parts(view: View) -> tuple[Parts | None, ...]:
+    """Each seat's points so far as the view shows them; None for a seat whose colour is not known here."""
+    tallies = [tally(school) for school in view.schools]
+    most_sharks = max(t.sharks for t in tallies)
+    parts: list[Parts | None] = []
+    for seat, own in enumerate(tallies):
+        colour = view.colours[seat] or (view.my_colour if seat == view.seat else None)
+        if colour is None:
+            parts.append(None)
+            continue
+        strictly_most = all(own.fish[colour] > n for other, n in own.fish.items() if other != colour)
+        parts.append(
+            Parts(
+                colour=colour,
+                colour_fish=sum(t.fish[colour] for t in tallies),
+                majority=MAJORITY_BONUS if strictly_most else 0,
+                octopuses=own.octopuses,
+                sharks=SHARK_BONUS if most_sharks > 0 and own.sharks == most_sharks else 0,
+            )
+        )
+    return tuple(parts)
+
+
+def seat_order(view: View) -> list[int]:
+    """Your own seat first, then the others clockwise."""
+    return [(view.seat + step) % view.players for step in range(view.players)]
+
+
+# --- the selected move ---------------------------------------------------------------------------
+
+
+class Target(NamedTuple):
+    seat: int
+    x: int
+    y: int
+    preview: tuple[str, str]
+    """The token the cell would show after the move."""
+
+
+def selection(view: View, action: Action | None) -> tuple[Target | None, set[int]]:
+    """The cell a move changes (with what it would show) and the face-up slots it uses."""
+    if isinstance(action, (PlaceOwn, PlaceOther)):
+        label = view.face_up[action.slot] if 0 <= action.slot < len(view.face_up) else None
+        preview = ("", "??") if label is None else token(label)
+        seat = view.seat if isinstance(action, PlaceOwn) else action.seat
+        return Target(seat, action.x, action.y, preview), {action.slot}
+    if isinstance(action, PlaceOctopus):
+        height = next((c.height for c in view.schools[view.seat] if (c.x, c.y) == (action.x, action.y)), 1)
+        return Target(view.seat, action.x, action.y, token(view.octopus or "octopus-1", height + 1)), set()
+    if isinstance(action, Discard):
+        return None, {action.first, action.second}
+    return None, set()
+
+
+# --- layout --------------------------------------------------------------------------------------
+
+
+class Panel(NamedTuple):
+    top: int
+    left: int
+    height: int
+    width: int
+
+    @property
+    def rows(self) -> int:
+        return max(1, self.height - 2)
+
+    @property
+    def columns(self) -> int:
+        return max(1, (self.width - LABEL) // CELL)
+
+
+AREA = HEIGHT - 1
+"""Rows for the schools, under the face-up line."""
+RIGHT = HALF + GAP
+TOP_HALF = AREA // 2
+LAYOUTS: dict[int, tuple[tuple[Panel, ...], ...]] = {
+    2: (
+        (Panel(0, 0, AREA, HALF), Panel(0, RIGHT, AREA, HALF)),
+        (Panel(0, 0, TOP_HALF, WIDTH), Panel(TOP_HALF, 0, AREA - TOP_HALF, WIDTH)),
+    ),
+    3: (
+        (Panel(0, 0, TOP_HALF, WIDTH), Panel(TOP_HALF, 0, AREA - TOP_HALF, HALF),
+         Panel(TOP_HALF, RIGHT, AREA - TOP_HALF, HALF)),
+        (Panel(0, 0, AREA, HALF), Panel(0, RIGHT, TOP_HALF, HALF), Panel(TOP_HALF, RIGHT, AREA - TOP_HALF, HALF)),
+    ),
+    4: (
+        (Panel(0, 0, TOP_HALF, HALF), Panel(0, RIGHT, TOP_HALF, HALF),
+         Panel(TOP_HALF, 0, AREA - TOP_HALF, HALF), Panel(TOP_HALF, RIGHT, AREA - TOP_HALF, HALF)),
+    ),
+}  # fmt: skip
+"""Candidate places for the schools in the order of seat_order; the one that hides the fewest cards wins."""
+
+
+class Frame(NamedTuple):
+    """The part of a school a panel shows: x0..x1, y0..y1 inclusive."""
+
+    x0: int
+    x1: int
+    y0: int
+    y1: int
+
+    def shows(self, x: int, y: int) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+
+def span(low: int, high: int, room: int, focus: int | None) -> tuple[int, int]:
+    """The shown part of one axis: the occupied range low..high with a free cell on each side if there
+    is room, else `room` values around its centre, moved just enough to show `focus`."""
+    first, last = low - 1, high + 1
+    if focus is not None:
+        first, last = min(first, focus), max(last, focus)
+    if last - first + 1 <= room:
+        return first, last
+    start = low + (high - low + 1 - room) // 2
+    if focus is not None:
+        if focus < start:
+            start = focus
+        elif focus > start + room - 1:
+            start = focus - room + 1
+    start = max(first, min(start, last - room + 1))
+    return start, start + room - 1
+
+
+def frame(school: Sequence[SchoolCell], panel: Panel, focus: tuple[int, int] | None) -> Frame:
+    xs = [c.x for c in school] or [0]
+    ys = [c.y for c in school] or [0]
+    x0, x1 = span(min(xs), max(xs), panel.columns, None if focus is None else focus[0])
+    y0, y1 = span(min(ys), max(ys), panel.rows, None if focus is None else focus[1])
+    return Frame(x0, x1, y0, y1)
+
+
+def hidden(school: Sequence[SchoolCell], shown: Frame) -> tuple[int, int]:
+    """(cards not shown, free margin cells not shown): what a layout costs."""
+    cards = sum(1 for c in school if not shown.shows(c.x, c.y))
+    xs = [c.x for c in school] or [0]
+    ys = [c.y for c in school] or [0]
+    wide, tall = max(xs) - min(xs) + 3, max(ys) - min(ys) + 3
+    return cards, max(0, wide - (shown.x1 - shown.x0 + 1)) + max(0, tall - (shown.y1 - shown.y0 + 1))
+
+
+def layout(view: View) -> tuple[Panel, ...]:
+    order = seat_order(view)
+    candidates = LAYOUTS.get(view.players) or (_grid_layout(view.players),)
+    best: tuple[Panel, ...] = candidates[0]
+    best_cost: tuple[int, int] | None = None
+    for panels in candidates:
+        cards = margin = 0
+        for seat, panel in zip(order, panels, strict=True):
+            school = view.schools[seat]
+            c, m = hidden(school, frame(school, panel, None))
+            cards, margin = cards + c, margin + m
+        if best_cost is None or (cards, margin) < best_cost:
+            best, best_cost = panels, (cards, margin)
+    return best
+
+
+def _grid_layout(players: int) -> tuple[Panel, ...]:
+    """Two schools a row, for a table size without a chosen layout."""
+    rows = (players + 1) // 2
+    height = max(3, AREA // rows)
+    return tuple(Panel((i // 2) * height, (i % 2) * RIGHT, height, HALF) for i in range(players))
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+Line = list[tuple[str, str]]
+
+
+def fit(parts: Line, width: int) -> Line:
+    """Cut or pad a line to exactly `width` characters."""
+    out: Line = []
+    used = 0
+    for style, text in parts:
+        if used >= width:
+            break
+        cut = text[: width - used]
+        out.append((style, cut))
+        used += len(cut)
+    if used < width:
+        out.append(("", " " * (width - used)))
+    return out
+
+
+def _header(view: View, names: tuple[str, ...], seat: int, shown: Frame, glyphs: Glyphs) -> Line:
+    school = view.schools[seat]
+    if seat == view.seat:
+        parts: Line = [("class:title", f"{names[seat]} (you, seat {seat})")]
+    else:
+        parts = [("", f"{names[seat]} (seat {seat})")]
+    colour = view.colours[seat]
+    if colour is not None:
+        parts.append((f"class:{colour}", f" {colour}"))
+    if seat in view.to_act:
+        parts.append(("class:turn", f" {glyphs.turn}"))
+    west, east, north, south = glyphs.more
+    beyond = "".join(
+        arrow
+        for arrow, outside in (
+            (west, any(c.x < shown.x0 for c in school)),
+            (east, any(c.x > shown.x1 for c in school)),
+            (north, any(c.y > shown.y1 for c in school)),
+            (south, any(c.y < shown.y0 for c in school)),
+        )
+        if outside
+    )
+    if beyond:
+        parts.append(("class:dim", f" more {beyond}"))
+    return parts
+
+
+def _school(
+    view: View, names: tuple[str, ...], seat: int, panel: Panel, *, target: Target | None, glyphs: Glyphs
+) -> list[Line]:
+    school = view.schools[seat]
+    here = target if target is not None and target.seat == seat else None
+    shown = frame(school, panel, None if here is None else (here.x, here.y))
+    cells = {(c.x, c.y): c for c in school}
+    lines = [fit(_header(view, names, seat, shown, glyphs), panel.width)]
+    axis = "".join(f"{x:>3} " for x in range(shown.x0, shown.x1 + 1))
+    lines.append(fit([("class:dim", " " * LABEL + axis)], panel.width))
+    for y in range(shown.y1, shown.y0 - 1, -1):
+        row: Line = [("class:dim", f"{y:>3} ")]
+        for x in range(shown.x0, shown.x1 + 1):
+            cell = cells.get((x, y))
+            if here is not None and (here.x, here.y) == (x, y):
+                style, text = here.preview
+                row.append((f"class:selected {style}".strip(), text.ljust(3)))
+            elif cell is not None:
+                style, text = token(cell.top, cell.height)
+                row.append((style, text.ljust(3)))
+            else:
+                row.append(("class:dim", glyphs.empty.ljust(3)))
+            row.append(("", " "))
+        lines.append(fit(row, panel.width))
+    while len(lines) < panel.height:
+        lines.append(fit([], panel.width))
+    return lines[: panel.height]
+
+
+def _face_up(view: View, slots: set[int], glyphs: Glyphs) -> Line:
+    parts: Line = [("class:title", "Face up")]
+    for slot, label in enumerate(view.face_up):
+        style, text = ("class:dim", glyphs.dot * 2) if label is None else token(label)
+        if slot in slots:
+            style = f"class:selected {style}"
+        parts += [("class:dim", f"  {slot + 1} "), (style, text.ljust(3))]
+    parts += [("class:dim", "   stacks "), ("", " ".join(str(size) for size in view.stacks))]
+    if view.octopus is not None:
+        parts += [("class:octopus", "  octopus")]
+    return parts
+
+
+def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool) -> StyleAndTextTuples:
+    """The face-up cards and stacks on one line, then every school: at most WIDTH x HEIGHT characters."""
+    glyphs = ASCII if ascii_only else UNICODE
+    target, slots = selection(view, selected)
+    canvas: list[Line] = [[] for _ in range(AREA)]
+    for seat, panel in sorted(zip(seat_order(view), layout(view), strict=True), key=lambda sp: sp[1].left):
+        for offset, line in enumerate(_school(view, names, seat, panel, target=target, glyphs=glyphs)):
+            row = canvas[panel.top + offset]
+            used = sum(len(text) for _, text in row)
+            row.append(("", " " * (panel.left - used)))
+            row.extend(line)
+    out: StyleAndTextTuples = []
+    for index, line in enumerate([fit(_face_up(view, slots, glyphs), WIDTH), *canvas]):
+        out.extend(_trimmed(line))
+        if index < AREA:
+            out.append(("", "\n"))
+    return out
+
+
+def _trimmed(line: Line) -> Line:
+    """The line without trailing blanks (so that nothing wraps in a narrower window)."""
+    parts = [part for part in line if part[1]]
+    while parts and not parts[-1][1].strip():
+        parts.pop()
+    if parts:
+        style, text = parts[-1]
+        parts[-1] = (style, text.rstrip() if not style.startswith("class:selected") else text)
+    return parts
+
+
+# --- status and scores ---------------------------------------------------------------------------
+
+
+def _turn_line(view: View, names: tuple[str, ...]) -> str:
+    me = view.seat
+    turn = f"Turn {view.turns + 1} · "
+    if view.phase in (OWN, OTHER):
+        mine = view.current == me
+        who = "You" if mine else names[view.current][:16]
+        if view.phase == OWN:
+            return turn + f"{who}: a face-up card into {'your' if mine else 'their'} own school"
+        return turn + f"{who}: a face-up card into an opponent's school"
+    if view.phase == PLACE_OCTOPUS and view.to_act:
+        leader = view.to_act[0]
+        if leader == me:
+            return turn + "Most corals: put the octopus on one of your corals"
+        return turn + f"{names[leader][:16]} has the most corals and places the octopus"
+    if view.phase == REVEAL:
+        next_up = f" ({names[view.to_act[0]][:16]} next)" if view.to_act else ""
+        return f"The game ends: everyone reveals their colour tile{next_up}"
+    if view.phase == OVER:
+        return "Game over: every colour is revealed"
+    if view.phase == TURN_UP:
+        return turn + "turning up cards"
+    return "Setting up: " + PHASES.get(view.phase, view.phase)
+
+
+def _fish_counts(fish: dict[str, int]) -> Line:
+    parts: Line = []
+    for colour in FISH_COLOURS:
+        parts += [(f"class:{colour}", f"{COLOUR_LETTERS[colour]}{fish[colour]}"), ("", " ")]
+    return parts[:-1]
+
+
+NAME_WIDTH = 10
+"""Of a name in the status lines (the board shows it whole, up to its panel's width)."""
+
+
+def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
+    """Turn and phase, your secret colour, the stacks and discards, and each school's counts."""
+    out: StyleAndTextTuples = [("class:title", _turn_line(view, names) + "\n")]
+    tallies = [tally(school) for school in view.schools]
+    colour = view.my_colour
+    if colour is None:
+        out.append(("class:secret", "Your colour tile: not dealt yet\n"))
+    else:
+        parts = score_parts(view)[view.seat]
+        showing = sum(t.fish[colour] for t in tallies)
+        bonus = f" · majority +{MAJORITY_BONUS}" if parts is not None and parts.majority else ""
+        out += [
+            ("class:secret", "Your colour (only you see it): "),
+            (f"class:secret class:{colour}", colour),
+            ("class:secret", f" · {showing} showing{bonus}\n"),
+        ]
+    left = sum(view.stacks)
+    kinds = {OCTOPUS: 0, SHARK: 0}
+    for label in view.discards:
+        kind = card(label).kind
+        if kind in kinds:
+            kinds[kind] += 1
+    others = len(view.discards) - sum(kinds.values())
+    out.append(
+        ("class:dim", f"Stacks: {left} cards left · discards: {kinds[OCTOPUS]} octopus, {kinds[SHARK]} shark, "
+                      f"{others} other\n")
+    )  # fmt: skip
+    width = max(len(name[:NAME_WIDTH]) for name in names[: view.players])
+    for seat in seat_order(view):
+        counts = tallies[seat]
+        style = "class:title" if seat == view.seat else ""
+        out.append((style, f"{names[seat][:NAME_WIDTH]:<{width}} fish "))
+        out += _fish_counts(counts.fish)
+        out.append(("", f" · {counts.corals} coral · {counts.octopuses} octopus · {counts.sharks} shark\n"))
+    out[-1] = (out[-1][0], out[-1][1].removesuffix("\n"))
+    return out
+
+
+SCORE_ROW = "{:<14}{:<7}{:>5}{:>9}{:>8}{:>7}{:>6}"
+
+
+def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
+    """The final table: each seat's colour (revealed at the end) and the parts of its points."""
+    out: StyleAndTextTuples = [
+        ("class:title", SCORE_ROW.format("Final scores", "colour", "fish", "majority", "octopus", "sharks", "total")),
+        ("", "\n"),
+    ]
+    for seat, parts in enumerate(score_parts(view)):
+        mark = "  winner" if seat in winners else ""
+        name = "  " + names[seat][:11]
+        if parts is None:
+            out.append(("class:dim", f"{name:<14}colour not revealed\n"))
+            continue
+        row = SCORE_ROW.format(
+            name,
+            parts.colour,
+            parts.colour_fish,
+            f"+{parts.majority}",
+            f"+{parts.octopuses}",
+            f"+{parts.sharks}",
+            parts.total,
+        )
+        out += [("class:turn" if mark else "", row), ("class:turn", mark), ("", "\n")]
+    return out

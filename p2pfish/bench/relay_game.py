@@ -13,7 +13,7 @@ from typing import Final
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceEvent, Known, Outcome
-from p2pfish.core.wire import Json, as_object, field, int_field
+from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
 
 DEFAULT_ACTIONS: Final = 200
 MAX_ACTIONS: Final = 1_000_000
@@ -93,6 +93,9 @@ class Relay:
         if state.done < state.actions:
             return None
         return Outcome((0,) * state.players, tuple(range(state.players)))
+
+    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
+        """Every secret of this game is checked when it is revealed: nothing is left for the end."""
 
     def decode_action(self, wire: Json) -> Action:
         obj = as_object(wire)

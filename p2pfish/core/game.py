@@ -102,6 +102,11 @@ class GameRules(Protocol[State, View_co]):
         """The result once the game is over, else None."""
         ...
 
+    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
+        """At the end every commitment is open (`opened`: (seat, purpose) -> value): check what only
+        those values can prove, raising IllegalAction naming the seat. Most games check nothing."""
+        ...
+
     def decode_action(self, wire: Json) -> Action:
         """An action from its wire form; raises MalformedInput."""
         ...

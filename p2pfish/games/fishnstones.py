@@ -12,7 +12,7 @@ from typing import Final, NamedTuple, TypeVar
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance
-from p2pfish.core.wire import Json, as_object, field, str_field
+from p2pfish.core.wire import Json, Scalar, as_object, field, str_field
 
 ITEMS: Final = ("fish", "stone", "water")
 FISH, STONE, WATER = ITEMS
@@ -466,6 +466,9 @@ class FishNStones:
         if state.phase != OVER:
             return None
         return Outcome(tuple(score(b) for b in state.buckets), winners(state.buckets))
+
+    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
+        """Every secret of this game is checked when it is revealed: nothing is left for the end."""
 
     def decode_action(self, wire: Json) -> Action:
         obj = as_object(wire)

@@ -66,7 +66,7 @@ from typing import Final, NamedTuple, TypeVar
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceEvent, ChanceRequest, DealRequest, Known, Outcome, ShuffleRequest, check_chance
-from p2pfish.core.wire import Json, as_object, field, int_field
+from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
 
 # --- the cards -----------------------------------------------------------------------------------
 
@@ -916,6 +916,9 @@ class KunaYala:
         totals = tuple(score.total for score in scores(state.schools, colours))
         own_fish = [sum(fish_by_colour(school).values()) for school in state.schools]
         return Outcome(totals, winners(totals, own_fish))
+
+    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
+        """Every secret of this game is checked when it is revealed: nothing is left for the end."""
 
     def decode_action(self, wire: Json) -> Action:
         obj = as_object(wire)

@@ -389,6 +389,8 @@ class Session(RandomTurns, DeckTurns):
                 progress = True
         if len(self._ends) == self.setup.players:
             self._audit_decks()
+            self._evidence = tuple(envelope.raw for envelope in self._ends.values())
+            self.rules.audit(self.state, self.opened)
             self.finished = True
             self._events.append(Finished(outcome))
         return progress

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from p2pfish.core.actions import Action, Dealt, RevealCard, Shuffled, card_name, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceEvent, DealRequest, Known, Outcome, ShuffleRequest
-from p2pfish.core.wire import Json, as_object, field, int_field
+from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
 
 DECK = "deck/1"
 LABELS = tuple(str(rank) for rank in range(1, 9))
@@ -118,6 +118,9 @@ class HighCard:
             return None
         scores = tuple(int(str(label)) * (2 if label == state.trump else 1) for label in state.shown)
         return Outcome(scores, tuple(s for s, v in enumerate(scores) if v == max(scores)))
+
+    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
+        """Every secret of this game is checked when it is revealed: nothing is left for the end."""
 
     def decode_action(self, wire: Json) -> Action:
         obj = as_object(wire)

@@ -1,14 +1,14 @@
 """The terminal app driven headless (pipe input, dummy output) against bot seats of an in-memory
 table: a whole game by keys, typed commands legal and illegal, help, leaving, a small terminal."""
 
-import asyncio
 import random
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from ui_helpers import drive, until
 
 from p2pfish.bots import make_bot
 from p2pfish.crypto.identity import Identity
@@ -17,8 +17,6 @@ from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
 from p2pfish.ui.app import GameApp
 from p2pfish.uiplay import TableController
-
-TIMEOUT_S = 10.0
 
 
 class SmallOutput(DummyOutput):
@@ -41,25 +39,6 @@ def table_app(output: DummyOutput | None = None) -> Iterator[tuple[GameApp, Tabl
         table.start()
         controller.settle()
         yield app, controller, pipe
-
-
-async def until(condition: Callable[[], bool], what: str) -> None:
-    """Let the app run until `condition` holds (it reads keys between our awaits)."""
-    deadline = asyncio.get_running_loop().time() + TIMEOUT_S
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
-def drive(app: GameApp, script: Callable[[], Awaitable[None]]) -> None:
-    async def main() -> None:
-        running = asyncio.ensure_future(app.run())
-        await until(lambda: app.app.is_running, "the app to start")
-        await script()
-        await asyncio.wait_for(running, TIMEOUT_S)
-
-    asyncio.run(main())
 
 
 def my_view(controller: TableController) -> View:

@@ -1,15 +1,15 @@
 """The Kuna Yala pieces of the terminal UI (board, status, scores, move words, typed commands, help,
 narration) on views of real rules-only games, and the app itself playing a whole game headless."""
 
-import asyncio
 import functools
 import random
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from ui_helpers import drive, until
 
 from p2pfish.bots import make_bot
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
@@ -45,7 +45,6 @@ from p2pfish.ui.kunayala_screen import HEIGHT, WIDTH, board, score_parts, scores
 from p2pfish.ui.kunayala_words import narrate
 from p2pfish.uiplay import TableController
 
-TIMEOUT_S = 10.0
 NAMES = ("Ann", "Bob", "Carla", "Dmitri")
 SEEDS = ((2, 1), (2, 5), (3, 2), (3, 8), (4, 3), (4, 7))
 """(players, seed) of the games whose views the tests look at."""
@@ -501,22 +500,3 @@ def test_a_whole_game_played_with_the_enter_key() -> None:
     assert any(line.endswith(" is turned up.") for line in logged)
     assert any("you puts face-up card" in line for line in logged)
     assert any(line.startswith("you reveals their colour") for line in logged)
-
-
-async def until(condition: Callable[[], bool], what: str) -> None:
-    """Let the app run until `condition` holds (it reads keys between our awaits)."""
-    deadline = asyncio.get_running_loop().time() + TIMEOUT_S
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
-def drive(app: GameApp, script: Callable[[], Awaitable[None]]) -> None:
-    async def main() -> None:
-        running = asyncio.ensure_future(app.run())
-        await until(lambda: app.app.is_running, "the app to start")
-        await script()
-        await asyncio.wait_for(running, TIMEOUT_S)
-
-    asyncio.run(main())

@@ -132,6 +132,7 @@ class Session(RandomTurns, DeckTurns):
             self.away.add(seat)
         else:
             self.away.discard(seat)
+        self._waiting_since.pop(seat, None)
 
     def abort(self, reason: str) -> None:
         """Stop the game for a reason no seat's signature proves (peers disagree on the setup)."""
@@ -389,7 +390,8 @@ class Session(RandomTurns, DeckTurns):
                 progress = True
         if len(self._ends) == self.setup.players:
             self._audit_decks()
-            self._evidence = tuple(envelope.raw for envelope in self._ends.values())
+            self._evidence = tuple(envelope.raw for _, envelope in sorted(self._ends.items()))
+            self._author = None
             self.rules.audit(self.state, self.opened)
             self.finished = True
             self._events.append(Finished(outcome))

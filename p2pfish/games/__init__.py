@@ -2,10 +2,11 @@
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
+from p2pfish.games.fishfish import RULES as FISHFISH
 from p2pfish.games.fishnstones import RULES as FISHNSTONES
 from p2pfish.games.kunayala import RULES as KUNAYALA
 
-REGISTRY: dict[str, AnyRules] = {FISHNSTONES.id: FISHNSTONES, KUNAYALA.id: KUNAYALA}
+REGISTRY: dict[str, AnyRules] = {FISHNSTONES.id: FISHNSTONES, KUNAYALA.id: KUNAYALA, FISHFISH.id: FISHFISH}
 
 
 def get_rules(game_id: str) -> AnyRules:

@@ -4,7 +4,6 @@ cat column in each peer's store and in everything it received."""
 
 import asyncio
 import contextlib
-import json
 import signal
 import sqlite3
 import subprocess
@@ -16,13 +15,11 @@ from pathlib import Path
 import pytest
 import zmq
 import zmq.asyncio
+from secrecy_helpers import watch_store
 
-from p2pfish.crypto.commitment import check_opening
-from p2pfish.crypto.encoding import encode_scalar
 from p2pfish.match import MatchTable, PeerProcess, run_match, summarize
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.session.audit import read_setup
-from p2pfish.session.envelope import open_envelope
 
 
 def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
@@ -163,73 +160,5 @@ def test_no_store_or_received_message_opens_another_seats_cat_before_its_reveal(
     setup = read_setup(table.transcripts[0].read_bytes().splitlines()[0])
     for result in results:
         assert result is not None and isinstance(result["seat"], int)
-        reader = result["seat"]
-        with sqlite3.connect(str(result["store"])) as db:
-            secrets = [(name, json.loads(record)) for name, record in db.execute("SELECT name, record FROM secrets")]
-            received = [bytes(row[0]) for row in db.execute("SELECT raw FROM messages ORDER BY n")]
-        assert all(name.startswith(("secret/", "rand/", "net/")) for name, _ in secrets)
-        watch = CatWatch(setup.session_id, reader)
-        for _, record in secrets:
-            watch.learn(record)
-        for raw in received:
-            watch.read(raw)
-        assert watch.commitments_seen >= 4 * 2
-
-
-class CatWatch:
-    """Follows what one peer holds, in order, and fails if it could ever open another seat's cat
-    commitment before that seat revealed it."""
-
-    def __init__(self, session_id: bytes, reader: int) -> None:
-        self.session_id, self.reader = session_id, reader
-        self.nonces: set[bytes] = set()
-        self.open: dict[tuple[int, str], bytes] = {}
-        self.commitments_seen = 0
-
-    def read(self, raw: bytes) -> None:
-        envelope = open_envelope(raw)
-        action = envelope.body.get("action")
-        if envelope.seat != self.reader and isinstance(action, dict):
-            key = (envelope.seat, str(action.get("purpose")))
-            if action.get("t") == "commit":
-                self.open[key] = bytes.fromhex(str(action["digest"]))
-                self.commitments_seen += 1
-                for nonce in self.nonces:
-                    self.check(key, nonce)
-            elif action.get("t") == "reveal":
-                self.open.pop(key, None)
-        self.learn(envelope.body)
-
-    def learn(self, value: object) -> None:
-        for text in _strings(value):
-            if len(text) == 64 and (nonce := bytes.fromhex(text)) not in self.nonces:
-                self.nonces.add(nonce)
-                for key in self.open:
-                    self.check(key, nonce)
-
-    def check(self, key: tuple[int, str], nonce: bytes) -> None:
-        seat, purpose = key
-        for column in (1, 2, 3):
-            value = encode_scalar(column)
-            opens = check_opening(self.open[key], self.session_id, seat, purpose, value=value, nonce=nonce)
-            assert not opens, f"seat {self.reader} could open seat {seat}'s {purpose} before its reveal"
-
-
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for item in value.values() for s in _strings(item)]
-    if isinstance(value, list):
-        return [s for item in value for s in _strings(item)]
-    return []
-
-
-def test_joining_where_no_lobby_listens_fails_clearly(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "p2pfish", "join", "127.0.0.1:9", "--code", "AAAAAA", "--bot", "random",
-         "--identity-dir", str(tmp_path), "--wait", "2"],
-        capture_output=True, text=True, timeout=30, check=False,
-    )  # fmt: skip
-    assert done.returncode == 2
-    assert "no lobby answered at 127.0.0.1:9" in done.stderr and "Traceback" not in done.stderr
+        seen = watch_store(str(result["store"]), setup.session_id, result["seat"], (1, 2, 3), until_end=False)
+        assert seen >= 4 * 2

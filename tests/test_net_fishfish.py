@@ -1,0 +1,41 @@
+"""Fish Fish over the network: a match for every table size from 2 to 8, and no peer able to learn
+an unopened Pêche card before the end — checked in each peer's store and everything it received."""
+
+from pathlib import Path
+
+import pytest
+from secrecy_helpers import watch_store
+
+from p2pfish.match import MatchTable, run_match
+from p2pfish.session.audit import read_setup
+from p2pfish.session.envelope import open_envelope
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_a_fishfish_match_finishes_agreed_and_verified(players: int) -> None:
+    result = run_match("fishfish", players, ["random"], seed=players, timeout_s=120)
+    assert result.ok, result
+
+
+def test_no_peer_can_open_a_closed_peche_card_before_the_end(tmp_path: Path) -> None:
+    table = MatchTable("fishfish", 2, ["random"], 4, tmp_path)
+    table.start()
+    try:
+        results = [peer.result(90) for peer in table.peers]
+    finally:
+        table.stop_all()
+    assert all(r is not None and r["finished"] for r in results)
+    lines = table.transcripts[0].read_bytes().splitlines()
+    setup = read_setup(lines[0])
+    committed, revealed = set(), set()
+    for raw in lines[1:]:
+        action = open_envelope(raw).body.get("action")
+        if isinstance(action, dict) and action.get("t") in ("commit", "reveal"):
+            (committed if action["t"] == "commit" else revealed).add(action["purpose"])
+    assert committed - revealed, "some Pêche cards stayed closed until the end (nobody bet on their line)"
+    for result in results:
+        assert result is not None and isinstance(result["seat"], int)
+        seen = watch_store(
+            str(result["store"]), setup.session_id, result["seat"], ("prise", "bredouille"), until_end=True
+        )
+        assert seen > 0, "each seat saw the other seat commit as Fisherman"

@@ -18,7 +18,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout import ConditionalContainer, Dimension, Float, FloatContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
@@ -62,10 +62,10 @@ STYLE = Style.from_dict(
 )
 
 KEYS_HELP = """Keys
-  Up / Down      pick one of your legal moves       Enter   play the picked move
-  Tab            complete a command                 ?       this help (Esc closes it)
-  Ctrl-C         leave the game (asks first; `p2pfish resume` brings you back)
-  say TEXT       chat with the table                quit    leave the game
+  Up / Down   pick one of your legal moves     Enter   play the picked move
+  Tab         complete a command               ?       this help (Esc closes it)
+  Ctrl-C      leave the game (asks first; `p2pfish resume` brings you back)
+  say TEXT    chat with the table              quit    leave the game
 """
 
 
@@ -296,14 +296,21 @@ class GameApp:
                         HSplit(
                             [
                                 Window(FormattedTextControl(self._board), height=15),
-                                Window(FormattedTextControl(self._status), height=7, wrap_lines=True),
+                                Window(
+                                    FormattedTextControl(self._status),
+                                    height=Dimension(min=2, preferred=7, max=7),
+                                    wrap_lines=True,
+                                ),
                             ],
                             width=BOARD_WIDTH,
                         ),
                         Frame(Window(FormattedTextControl(self._log), wrap_lines=True), title="What happened"),
                     ]
                 ),
-                Frame(Window(FormattedTextControl(self._choices), height=5), title=self._choices_title),
+                Frame(
+                    Window(FormattedTextControl(self._choices), height=Dimension(min=1, preferred=5, max=5)),
+                    title=self._choices_title,
+                ),
                 Window(FormattedTextControl(lambda: [self.model.message]), height=1),
                 VSplit(
                     [
@@ -343,7 +350,7 @@ class GameApp:
         if self.controller is None:
             return [("", " p2pfish")]
         name = self.controller.names[self.controller.seat]
-        return [("", f" p2pfish · {self.kit.title} · you are {name} (seat {self.controller.seat})")]
+        return [("", f" p2pfish - {self.kit.title} - you are {name} (seat {self.controller.seat})")]
 
     def _board(self) -> StyleAndTextTuples:
         lobby = self.model.lobby
@@ -394,8 +401,8 @@ class GameApp:
 
     def _choices_title(self) -> str:
         if self._over():
-            return "The end — Enter or q to quit"
-        return "Your move — Up/Down and Enter, or type a command" if self._decision() else "Waiting"
+            return "The end - Enter or q to quit"
+        return "Your move - Up/Down and Enter, or type a command" if self._decision() else "Waiting"
 
     def _choices(self) -> StyleAndTextTuples:
         if self._over() or self.controller is None:

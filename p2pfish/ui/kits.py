@@ -10,6 +10,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import MalformedInput
 from p2pfish.ui import (
+    fishfish_commands,
+    fishfish_screen,
+    fishfish_words,
     fishnstones_commands,
     fishnstones_screen,
     fishnstones_words,
@@ -56,7 +59,19 @@ KUNAYALA = GameUi(
     narrate=kunayala_words.narrate,
 )
 
-KITS: dict[str, GameUi] = {"fishnstones": FISHNSTONES, "kunayala": KUNAYALA}
+FISHFISH = GameUi(
+    title="Fish Fish",
+    board=fishfish_screen.board,
+    status=fishfish_screen.status,
+    scores=fishfish_screen.scores,
+    describe=fishfish_commands.describe,
+    parse=fishfish_commands.parse,
+    words=fishfish_commands.words(),
+    help=fishfish_commands.HELP,
+    narrate=fishfish_words.narrate,
+)
+
+KITS: dict[str, GameUi] = {"fishnstones": FISHNSTONES, "kunayala": KUNAYALA, "fishfish": FISHFISH}
 
 
 def kit_for(game_id: str) -> GameUi:

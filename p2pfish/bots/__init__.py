@@ -4,6 +4,7 @@ import random
 from collections.abc import Callable
 
 from p2pfish.bots.base import Bot
+from p2pfish.bots.fishfish_greedy import GreedyFishFish
 from p2pfish.bots.fishnstones_greedy import GreedyFishNStones
 from p2pfish.bots.kunayala_greedy import GreedyKunaYala
 from p2pfish.bots.random_bot import RandomBot
@@ -11,7 +12,11 @@ from p2pfish.core.errors import MalformedInput
 
 BOT_KINDS = ("random", "greedy")
 
-_GREEDY: dict[str, Callable[[random.Random], Bot]] = {"fishnstones": GreedyFishNStones, "kunayala": GreedyKunaYala}
+_GREEDY: dict[str, Callable[[random.Random], Bot]] = {
+    "fishfish": GreedyFishFish,
+    "fishnstones": GreedyFishNStones,
+    "kunayala": GreedyKunaYala,
+}
 
 
 def make_bot(kind: str, game_id: str, rng: random.Random) -> Bot:

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from p2pfish.bots import make_bot
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.wire import Json
+from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games import get_rules
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
@@ -277,7 +277,7 @@ async def resume_game(store_path: str, options: PeerOptions, make_front: Callabl
     assert session.seat is not None
     if session.setup.roster[session.seat] != identity.public_bytes:
         raise MalformedInput("this game was played with another identity (use the same --identity-dir)")
-    cards = tuple(PlayerCard.from_wire(card) for card in _list(record["cards"]))
+    cards = tuple(PlayerCard.from_wire(card) for card in as_list(record["cards"], "the stored cards"))
     mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint)
     bot = str(record["bot"]) if options.bot == "" else options.bot
     seed = record.get("seed")
@@ -323,7 +323,3 @@ async def _run(
 def run(coroutine: Any) -> int:
     code: int = asyncio.run(coroutine)
     return code
-
-
-def _list(value: Json) -> list[Json]:
-    return value if isinstance(value, list) else []

@@ -53,3 +53,9 @@ def hex_bytes(text: str, what: str, size: int | None = None) -> bytes:
     if size is not None and len(value) != size:
         raise MalformedInput(f"{what} must be {size} bytes, not {len(value)}")
     return value
+
+
+def as_list(value: Json, what: str) -> list[Json]:
+    if not isinstance(value, list):
+        raise MalformedInput(f"{what} must be a JSON list, not {value!r}"[:200])
+    return value

@@ -22,7 +22,7 @@ import zmq
 import zmq.asyncio
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
-from p2pfish.core.wire import Json, as_object, hex_bytes, str_field
+from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
 from p2pfish.session.envelope import canonical, parse_json
@@ -272,7 +272,7 @@ async def _await_start(
         message = _opened(key, raw)
         if message is None:
             continue
-        cards = [PlayerCard.from_wire(c) for c in _list(message.get("cards"))]
+        cards = [PlayerCard.from_wire(c) for c in as_list(message.get("cards"), "the cards")]
         if message.get("type") == "lobby" and on_change is not None:
             on_change(cards)
         if message.get("type") == "start":
@@ -282,7 +282,3 @@ async def _await_start(
             if tuple(c.name for c in cards) != table.setup.names or len({c.curve_public for c in cards}) != len(cards):
                 raise LobbyRefused("the host started a game whose cards do not match its roster")
             return table
-
-
-def _list(value: Json) -> list[Json]:
-    return value if isinstance(value, list) else []

@@ -4,9 +4,9 @@ an action that turns up a seat's own face-down cards carries that seat's keys; a
 key is released and every pass re-checked."""
 
 from p2pfish.core.actions import Dealt, RevealsCards, Shuffled, card_name
-from p2pfish.core.errors import IllegalAction, MalformedInput, ProtocolViolation
+from p2pfish.core.errors import IllegalAction, ProtocolViolation
 from p2pfish.core.game import DealRequest, ShuffleRequest
-from p2pfish.core.wire import Json, field
+from p2pfish.core.wire import Json, as_list, field
 from p2pfish.crypto.deck import (
     CardTable,
     LockedDeck,
@@ -26,12 +26,6 @@ from p2pfish.session.bodies import (
 )
 from p2pfish.session.core import SessionCore, Unattributed
 from p2pfish.session.decks import DeckRecord, keys_to_wire, read_deck, read_hashes, read_keys
-
-
-def _list(value: Json) -> list[Json]:
-    if not isinstance(value, list):
-        raise MalformedInput("expected a list")
-    return value
 
 
 class DeckTurns(SessionCore):
@@ -166,7 +160,9 @@ class DeckTurns(SessionCore):
             for seat, envelope in self._ends.items():
                 self._evidence, self._author = (envelope.raw,), seat
                 released = [
-                    d for d in _list(field(envelope.body, "decks")) if isinstance(d, dict) and d.get("deck") == name
+                    d
+                    for d in as_list(field(envelope.body, "decks"), "the released decks")
+                    if isinstance(d, dict) and d.get("deck") == name
                 ]
                 if len(released) != 1:
                     raise ProtocolViolation(f"did not release its keys of {name} at the end (withheld)", seat)

@@ -141,6 +141,17 @@ class RevealCard(RevealsCards):
         return f"turned up {self.label}"
 
 
+def checked_tag(wire: Mapping[str, Json], game: str, fields: Mapping[str, set[str]]) -> str:
+    """The tag of a game's action, once its wire form holds exactly that action's fields."""
+    tag = field(wire, "t")
+    expected = fields.get(tag) if isinstance(tag, str) else None
+    if expected is None or not isinstance(tag, str):
+        raise MalformedInput(f"unknown {game} action {tag!r}")
+    if set(wire) != expected:
+        raise MalformedInput(f"a {tag} action has exactly the fields {sorted(expected)}, not {sorted(wire)}")
+    return tag
+
+
 def decode_core_action(wire: Mapping[str, Json]) -> Action | None:
     """Decode one of the shared actions, or None if the tag belongs to a game."""
     tag = field(wire, "t")

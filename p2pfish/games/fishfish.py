@@ -54,10 +54,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple, TypeVar
 
-from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
+from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance
-from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
+from p2pfish.core.wire import Json, Scalar, as_object, int_field
 
 # --- components (the defaults of RULES.md §3) -----------------------------------------------------
 
@@ -637,12 +637,7 @@ class FishFish:
         core = decode_core_action(obj)
         if core is not None:
             return core
-        tag = field(obj, "t")
-        expected = ACTION_FIELDS.get(tag) if isinstance(tag, str) else None
-        if expected is None:
-            raise MalformedInput(f"unknown fishfish action {tag!r}")
-        if set(obj) != expected:
-            raise MalformedInput(f"a {tag} action has exactly the fields {sorted(expected)}, not {sorted(obj)}")
+        tag = checked_tag(obj, "fishfish", ACTION_FIELDS)
         if tag == "bait":
             value = int_field(obj, "value")
             if value not in BAITS:

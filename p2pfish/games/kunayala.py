@@ -63,7 +63,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple, TypeVar
 
-from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, decode_core_action
+from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceEvent, ChanceRequest, DealRequest, Known, Outcome, ShuffleRequest, check_chance
 from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
@@ -925,12 +925,7 @@ class KunaYala:
         core = decode_core_action(obj)
         if core is not None:
             return core
-        tag = field(obj, "t")
-        expected = ACTION_FIELDS.get(tag) if isinstance(tag, str) else None
-        if expected is None:
-            raise MalformedInput(f"unknown kunayala action {tag!r}")
-        if set(obj) != expected:
-            raise MalformedInput(f"a {tag} action has exactly the fields {sorted(expected)}, not {sorted(obj)}")
+        tag = checked_tag(obj, "kunayala", ACTION_FIELDS)
         if tag == "own":
             return PlaceOwn(_slot_field(obj), int_field(obj, "x"), int_field(obj, "y"))
         if tag == "other":

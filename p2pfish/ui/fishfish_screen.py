@@ -52,6 +52,7 @@ from p2pfish.games.fishfish import (
     butin_points,
     fisherman_of,
 )
+from p2pfish.ui.drawing import Line, fit
 from p2pfish.ui.fishfish_words import kind_text, tiles_text
 
 WIDTH, HEIGHT = 66, 15
@@ -183,23 +184,6 @@ def turn_text(view: View, names: tuple[str, ...], peche: str = "Peche", *, where
 
 
 # --- drawing helpers -----------------------------------------------------------------------------
-
-Line = list[tuple[str, str]]
-
-
-def fit(parts: Line, width: int) -> Line:
-    """Cut or pad a line to exactly `width` characters."""
-    out: Line = []
-    used = 0
-    for style, text in parts:
-        if used >= width:
-            break
-        cut = text[: width - used]
-        out.append((style, cut))
-        used += len(cut)
-    if used < width:
-        out.append(("", " " * (width - used)))
-    return out
 
 
 def _trimmed(line: Line) -> Line:

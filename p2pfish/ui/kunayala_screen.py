@@ -38,6 +38,7 @@ from p2pfish.games.kunayala import (
     View,
     card,
 )
+from p2pfish.ui.drawing import Line, fit
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""
@@ -308,23 +309,6 @@ def _grid_layout(players: int) -> tuple[Panel, ...]:
 
 
 # --- drawing -------------------------------------------------------------------------------------
-
-Line = list[tuple[str, str]]
-
-
-def fit(parts: Line, width: int) -> Line:
-    """Cut or pad a line to exactly `width` characters."""
-    out: Line = []
-    used = 0
-    for style, text in parts:
-        if used >= width:
-            break
-        cut = text[: width - used]
-        out.append((style, cut))
-        used += len(cut)
-    if used < width:
-        out.append(("", " " * (width - used)))
-    return out
 
 
 def _header(view: View, names: tuple[str, ...], seat: int, shown: Frame, glyphs: Glyphs) -> Line:

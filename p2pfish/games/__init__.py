@@ -4,9 +4,15 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
 from p2pfish.games.fishfish import RULES as FISHFISH
 from p2pfish.games.fishnstones import RULES as FISHNSTONES
+from p2pfish.games.kingfish import RULES as KINGFISH
 from p2pfish.games.kunayala import RULES as KUNAYALA
 
-REGISTRY: dict[str, AnyRules] = {FISHNSTONES.id: FISHNSTONES, KUNAYALA.id: KUNAYALA, FISHFISH.id: FISHFISH}
+REGISTRY: dict[str, AnyRules] = {
+    FISHNSTONES.id: FISHNSTONES,
+    KUNAYALA.id: KUNAYALA,
+    FISHFISH.id: FISHFISH,
+    KINGFISH.id: KINGFISH,
+}
 
 
 def get_rules(game_id: str) -> AnyRules:

@@ -1,0 +1,834 @@
+"""King Fish (RULES.md §4, seed 004): hands of a standard deck, three ponds, lines, baits and reeling.
+
+Components: a standard 52-card deck (labels like "AS", "10H", "QD": rank then suit S/H/D/C), ranks
+A(1) < 2 .. 10 < J < Q < K. Defaults in one place below: HAND_SIZE, PONDS, POND_SIZE.
+
+A game, in log order:
+1. The first dealer: the `start` option, or by default a public draw among the seats (ChanceRequest
+   "start"). Round r's dealer is seat (first + r - 1) mod players; there is one round per player.
+2. Each round shuffles a fresh deck ``round-<r>`` through the mental-poker deck (ShuffleRequest), deals
+   seat s the positions 6s..6s+5 privately (one DealRequest per seat: seat s knows the labels under
+   ``card_name(deck, position)``, nobody else does), then turns up the next 9 positions publicly as the
+   three ponds of three fish.
+3. An excursion:
+   - ChoosePond(pond): the chooser is the dealer on the round's first excursion, then the next seat
+     clockwise each excursion; an empty pond may not be chosen (with one pond left it is chosen for him).
+   - PlayLine(position, label): from the dealer clockwise, each seat plays one hand card face up. It
+     turns the card up with the seat's own key (a RevealsCards action): the session checks the key and
+     the label.
+   - PlayBait(position): from the dealer clockwise, each seat plays one hand card face down. Only its
+     deck position is public.
+   - Reeling, lowest line first. The seats with the lowest line not yet reeled form a group; each of
+     them turns its bait up (RevealCard of the bait's position, a reveal_due move), clockwise from the
+     dealer; then they reel in order of bait rank, highest first, ties clockwise from the dealer. A
+     reeler must take one fish of the chosen pond that its line and bait catch (see `catches`) with
+     Catch(fish); with no such fish it takes nothing, with exactly one it takes that one (no decision:
+     the rules apply it by themselves).
+   - Line and bait cards are discarded; caught fish are kept as score.
+   - Round end: when every pond is empty after reeling, or when the deck holds fewer cards than
+     players at the tackle box, or when the players hold fewer than 2 cards at the next excursion.
+   - Tackle box: the next `players` deck positions are turned up publicly; from the dealer clockwise
+     each keeps one with Keep(card) (the last seat keeps the last card by itself).
+4. Score: FISH_POINTS per fish, COURT_FISH_POINTS per J/Q/K fish, summed over the rounds; the highest
+   total wins and ties share.
+
+Settled here (on top of RULES.md):
+- The face-down bait names its deck position, as DESIGN.md prescribes. A card kept from the tackle box is
+  public, so a bait that is such a card is known to all: the position gives it away. Every other hand
+  card is known only to its holder until it is played face up or turned up at reeling.
+- Equal lines are ordered by bait rank, so the baits of a tied group are all turned up before any of
+  them reels (a lone lowest line turns its bait and reels at once, as the rulebook says).
+- Cards left in hand at the end of a round are discarded with it.
+
+Wire forms: {"t": "pond", "pond": 0..2}, {"t": "line", "position": p, "label": L}, {"t": "bait",
+"position": p}, {"t": "catch", "fish": L}, {"t": "keep", "card": L}, and the core "reveal-card" (a bait
+turned up) and "chance"; decode_action refuses any other field, an unknown tag and a bad label.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple, TypeVar
+
+from p2pfish.core.actions import (
+    Action,
+    Chance,
+    Dealt,
+    RevealCard,
+    RevealsCards,
+    Shuffled,
+    card_name,
+    checked_tag,
+    decode_core_action,
+)
+from p2pfish.core.errors import IllegalAction, MalformedInput
+from p2pfish.core.game import (
+    ChanceEvent,
+    ChanceRequest,
+    DealRequest,
+    Known,
+    Outcome,
+    ShuffleRequest,
+    check_chance,
+)
+from p2pfish.core.wire import Json, Scalar, as_object, int_field, str_field
+
+# --- components (the defaults of RULES.md §4) -----------------------------------------------------
+
+SUITS: Final = ("S", "H", "D", "C")
+RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_VALUES: Final = {name: value for value, name in enumerate(RANKS, start=1)}
+COURT: Final = RANK_VALUES["J"]
+"""J, Q and K: court fish are caught only with a court line."""
+DECK_LABELS: Final = tuple(rank + suit for suit in SUITS for rank in RANKS)
+HAND_SIZE: Final = 6
+PONDS: Final = 3
+POND_SIZE: Final = 3
+FISH_POINTS: Final = 1
+COURT_FISH_POINTS: Final = 2
+MIN_HAND: Final = 2
+"""A round ends when the players hold fewer cards than this (a line and a bait)."""
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+START, SHUFFLE, DEAL, POND_DEAL, CHOOSE, LINE, BAIT, REEL, TACKLE_DEAL, TACKLE, OVER = (
+    "start",
+    "shuffle",
+    "deal",
+    "pond-deal",
+    "choose",
+    "line",
+    "bait",
+    "reel",
+    "tackle-deal",
+    "tackle",
+    "over",
+)
+
+assert len(DECK_LABELS) >= MAX_PLAYERS * HAND_SIZE + PONDS * POND_SIZE + MAX_PLAYERS
+
+
+def rank(label: str) -> int:
+    return RANK_VALUES[label[:-1]]
+
+
+def suit(label: str) -> str:
+    return label[-1]
+
+
+def is_label(text: str) -> bool:
+    return text in _LABEL_SET
+
+
+_LABEL_SET: Final = frozenset(DECK_LABELS)
+
+
+def catches(line: str, bait: str, fish: str) -> bool:
+    """Whether a line and a bait catch a fish: same suit as the bait and, for a number line, a lower
+    number; a court line (J/Q/K) catches every fish of the suit, court fish included."""
+    if suit(fish) != suit(bait):
+        return False
+    return rank(line) >= COURT or rank(fish) < rank(line)
+
+
+def fish_points(label: str) -> int:
+    return COURT_FISH_POINTS if rank(label) >= COURT else FISH_POINTS
+
+
+def round_deck(round_number: int) -> str:
+    return f"round-{round_number}"
+
+
+def clockwise_from(first: int, players: int) -> tuple[int, ...]:
+    return tuple((first + k) % players for k in range(players))
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePond(Action):
+    pond: int
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "pond", "pond": self.pond}
+
+    def __str__(self) -> str:
+        return f"chose pond {self.pond + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLine(RevealsCards):
+    """A hand card played face up as the seat's line: its keys travel with the action."""
+
+    deck: str
+    position: int
+    label: str
+
+    def revealed_cards(self) -> tuple[tuple[str, int, str], ...]:
+        return ((self.deck, self.position, self.label),)
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "line", "deck": self.deck, "position": self.position, "label": self.label}
+
+    def __str__(self) -> str:
+        return f"cast a line of {self.label}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayBait(Action):
+    """A hand card played face down as the seat's bait: only its deck position is public."""
+
+    position: int
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "bait", "position": self.position}
+
+    def __str__(self) -> str:
+        return "put a bait face down"
+
+
+@dataclass(frozen=True, slots=True)
+class Catch(Action):
+    fish: str
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "catch", "fish": self.fish}
+
+    def __str__(self) -> str:
+        return f"caught {self.fish}"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    card: str
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"t": "keep", "card": self.card}
+
+    def __str__(self) -> str:
+        return f"kept {self.card} from the tackle box"
+
+
+ACTION_FIELDS: Final = {
+    "pond": {"t", "pond"},
+    "line": {"t", "deck", "position", "label"},
+    "bait": {"t", "position"},
+    "catch": {"t", "fish"},
+    "keep": {"t", "card"},
+}
+
+
+# --- options -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    start: int | None = None
+    """The first dealer chosen in the lobby; None draws him with chance."""
+
+
+def parse_options(players: int, raw: Mapping[str, str]) -> Options:
+    unknown = set(raw) - {"start"}
+    if unknown:
+        raise MalformedInput(f"unknown kingfish option(s): {', '.join(sorted(unknown))} (known: start)")
+    text = raw.get("start", "random")
+    if text == "random":
+        return Options()
+    if not (text.isascii() and text.isdigit()) or int(text) >= players:
+        raise MalformedInput(f"start must be 'random' or a seat 0..{players - 1}, not {text!r}")
+    return Options(start=int(text))
+
+
+# --- state ---------------------------------------------------------------------------------------
+
+
+class State(NamedTuple):
+    """Immutable. Cards are deck positions of the current round's deck; `shown` holds the label of every
+    position turned up publicly this round (a hand card's label is only in its holder's Known)."""
+
+    players: int
+    options: Options
+    phase: str
+    first: int
+    """The first round's dealer."""
+    round: int
+    """1-based; the last round stays current once the game is over."""
+    dealt: int
+    """Hands dealt so far this round."""
+    next_position: int
+    """The next deck position to deal from."""
+    shown: tuple[str | None, ...]
+    hands: tuple[tuple[int, ...], ...]
+    ponds: tuple[tuple[int, ...], ...]
+    excursion: int
+    """1-based within the round (0 before the first)."""
+    pond: int | None
+    """The pond chosen for this excursion."""
+    lines: tuple[int | None, ...]
+    baits: tuple[int | None, ...]
+    reeled: tuple[bool, ...]
+    reel_log: tuple[tuple[int, str | None], ...]
+    """(seat, fish caught or None) in reeling order, this excursion."""
+    tackle: tuple[int, ...]
+    """Tackle-box cards not yet kept."""
+    kept: int
+    """Seats that kept a tackle-box card so far this excursion."""
+    discarded: tuple[int, ...]
+    caught: tuple[tuple[str, ...], ...]
+    """Fish each seat caught this round."""
+    history: tuple[tuple[int, ...], ...]
+    """The points of every finished round, by seat."""
+
+    @property
+    def deck(self) -> str:
+        return round_deck(self.round)
+
+    @property
+    def dealer(self) -> int:
+        return (self.first + self.round - 1) % self.players
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Seats clockwise from the dealer."""
+        return clockwise_from(self.dealer, self.players)
+
+    @property
+    def chooser(self) -> int:
+        return (self.dealer + max(self.excursion, 1) - 1) % self.players
+
+    @property
+    def deck_left(self) -> int:
+        return len(DECK_LABELS) - self.next_position
+
+
+T = TypeVar("T")
+
+
+def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def label_at(state: State, known: Known, position: int) -> str | None:
+    """A card's label as one seat knows it: public, or in its own knowledge."""
+    public = state.shown[position]
+    if public is not None:
+        return public
+    label = known.get(card_name(state.deck, position))
+    return None if label is None else str(label)
+
+
+def round_points(caught: tuple[str, ...]) -> int:
+    return sum(fish_points(fish) for fish in caught)
+
+
+def totals(state: State) -> tuple[int, ...]:
+    """Points of the finished rounds plus this round's catches so far."""
+    return tuple(
+        sum(scores[seat] for scores in state.history) + round_points(state.caught[seat])
+        for seat in range(state.players)
+    )
+
+
+def pond_labels(state: State, pond: int) -> tuple[str, ...]:
+    return tuple(str(state.shown[p]) for p in state.ponds[pond])
+
+
+def catchable(state: State, seat: int) -> tuple[str, ...]:
+    """The fish of the chosen pond that seat's line and (turned-up) bait catch."""
+    line, bait = state.lines[seat], state.baits[seat]
+    if state.pond is None or line is None or bait is None:
+        return ()
+    line_label, bait_label = state.shown[line], state.shown[bait]
+    if line_label is None or bait_label is None:
+        return ()
+    return tuple(fish for fish in pond_labels(state, state.pond) if catches(line_label, bait_label, fish))
+
+
+def _line_rank(state: State, seat: int) -> int:
+    position = state.lines[seat]
+    assert position is not None
+    return rank(str(state.shown[position]))
+
+
+def _bait_label(state: State, seat: int) -> str | None:
+    position = state.baits[seat]
+    return None if position is None else state.shown[position]
+
+
+def reel_step(state: State) -> tuple[str, int] | None:
+    """("turn", seat) when a seat must turn its bait up, ("catch", seat) when it reels, None when done."""
+    waiting = [seat for seat in state.order if not state.reeled[seat]]
+    if not waiting:
+        return None
+    lowest = min(_line_rank(state, seat) for seat in waiting)
+    group = [seat for seat in waiting if _line_rank(state, seat) == lowest]
+    for seat in group:
+        if _bait_label(state, seat) is None:
+            return ("turn", seat)
+    return ("catch", max(group, key=lambda seat: rank(str(_bait_label(state, seat)))))
+
+
+def _fresh_excursion(state: State) -> State:
+    players = state.players
+    return state._replace(
+        pond=None,
+        lines=(None,) * players,
+        baits=(None,) * players,
+        reeled=(False,) * players,
+        reel_log=(),
+        tackle=(),
+        kept=0,
+    )
+
+
+def _new_round(state: State, round_number: int) -> State:
+    players = state.players
+    return _fresh_excursion(state)._replace(
+        phase=SHUFFLE,
+        round=round_number,
+        dealt=0,
+        next_position=0,
+        shown=(None,) * len(DECK_LABELS),
+        hands=((),) * players,
+        ponds=((),) * PONDS,
+        excursion=0,
+        discarded=(),
+        caught=((),) * players,
+    )
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+class View(NamedTuple):
+    """What one seat sees: its own hand's labels, and of the other hands only their size and the
+    tackle-box cards they kept (public when kept)."""
+
+    seat: int
+    players: int
+    phase: str
+    to_act: tuple[int, ...]
+    round: int
+    rounds: int
+    dealer: int
+    chooser: int
+    excursion: int
+    hand: tuple[tuple[int, str], ...]
+    """My hand: (deck position, label)."""
+    hand_sizes: tuple[int, ...]
+    public_in_hand: tuple[tuple[str, ...], ...]
+    """Cards each seat holds that everyone saw it keep from the tackle box."""
+    ponds: tuple[tuple[str, ...], ...]
+    pond: int | None
+    lines: tuple[str | None, ...]
+    baits_down: tuple[bool, ...]
+    """Which seats have a bait face down (not yet turned up)."""
+    baits: tuple[str | None, ...]
+    """Baits turned up."""
+    my_bait: str | None
+    """My own bait, face down or not."""
+    reeled: tuple[bool, ...]
+    reel_log: tuple[tuple[int, str | None], ...]
+    catchable: tuple[str, ...]
+    """The fish I may take now (when I reel)."""
+    tackle: tuple[str, ...]
+    deck_left: int
+    caught: tuple[tuple[str, ...], ...]
+    """This round's catches."""
+    history: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+    """Totals so far: finished rounds plus this round's catches."""
+
+
+# --- the rules -----------------------------------------------------------------------------------
+
+
+class KingFish:
+    id = "kingfish"
+    title = "King Fish"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def new_game(self, players: int, options: Mapping[str, str]) -> State:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise MalformedInput(f"King Fish is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
+        opts = parse_options(players, options)
+        blank = State(
+            players=players,
+            options=opts,
+            phase=START,
+            first=0,
+            round=1,
+            dealt=0,
+            next_position=0,
+            shown=(None,) * len(DECK_LABELS),
+            hands=((),) * players,
+            ponds=((),) * PONDS,
+            excursion=0,
+            pond=None,
+            lines=(None,) * players,
+            baits=(None,) * players,
+            reeled=(False,) * players,
+            reel_log=(),
+            tackle=(),
+            kept=0,
+            discarded=(),
+            caught=((),) * players,
+            history=(),
+        )
+        if opts.start is None:
+            return blank
+        return _new_round(blank._replace(first=opts.start), 1)
+
+    def chance(self, state: State) -> ChanceEvent | None:
+        phase = state.phase
+        if phase == START:
+            return ChanceRequest("start", tuple(range(state.players)), 1)
+        if phase == SHUFFLE:
+            return ShuffleRequest(state.deck, DECK_LABELS)
+        if phase == DEAL:
+            first = state.dealt * HAND_SIZE
+            return DealRequest(state.deck, tuple(range(first, first + HAND_SIZE)), state.dealt)
+        if phase == POND_DEAL:
+            return DealRequest(state.deck, _next_positions(state, PONDS * POND_SIZE), None)
+        if phase == TACKLE_DEAL:
+            return DealRequest(state.deck, _next_positions(state, state.players), None)
+        return None
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        phase = state.phase
+        if phase == CHOOSE:
+            return (state.chooser,)
+        if phase == LINE:
+            return (next(seat for seat in state.order if state.lines[seat] is None),)
+        if phase == BAIT:
+            return (next(seat for seat in state.order if state.baits[seat] is None),)
+        if phase == REEL:
+            step = reel_step(state)
+            assert step is not None
+            return (step[1],)
+        if phase == TACKLE:
+            return (state.order[state.kept],)
+        return ()
+
+    def reveal_due(self, state: State, seat: int) -> bool:
+        if state.phase != REEL:
+            return False
+        step = reel_step(state)
+        return step == ("turn", seat)
+
+    # --- legal actions ---
+
+    def legal_actions(self, state: State, seat: int, known: Known) -> Sequence[Action]:
+        if seat not in self.to_act(state):
+            return ()
+        phase = state.phase
+        if phase == CHOOSE:
+            return [ChoosePond(pond) for pond in range(PONDS) if state.ponds[pond]]
+        if phase == LINE:
+            return [
+                PlayLine(state.deck, position, label)
+                for position in state.hands[seat]
+                if (label := label_at(state, known, position)) is not None
+            ]
+        if phase == BAIT:
+            return [PlayBait(position) for position in state.hands[seat]]
+        if phase == REEL:
+            step = reel_step(state)
+            if step == ("turn", seat):
+                position = state.baits[seat]
+                assert position is not None
+                label = label_at(state, known, position)
+                return () if label is None else (RevealCard(state.deck, position, label),)
+            return [Catch(fish) for fish in catchable(state, seat)]
+        return [Keep(label) for label in dict.fromkeys(str(state.shown[p]) for p in state.tackle)]
+
+    # --- applying actions ---
+
+    def apply(self, state: State, seat: int | None, action: Action) -> State:
+        if seat is None:
+            return self._apply_chance(state, action)
+        if not 0 <= seat < state.players:
+            raise IllegalAction(f"there is no seat {seat} in a {state.players}-player game", seat)
+        if seat not in self.to_act(state):
+            raise IllegalAction(f"it is not seat {seat}'s turn to act ({state.phase} phase)", seat)
+        phase = state.phase
+        if phase == CHOOSE:
+            if not isinstance(action, ChoosePond):
+                raise IllegalAction(f"choose a pond, not {action}", seat)
+            return self._apply_pond(state, seat, action)
+        if phase == LINE:
+            if not isinstance(action, PlayLine):
+                raise IllegalAction(f"play a hand card face up as your line, not {action}", seat)
+            return self._apply_line(state, seat, action)
+        if phase == BAIT:
+            if not isinstance(action, PlayBait):
+                raise IllegalAction(f"play a hand card face down as your bait, not {action}", seat)
+            return self._apply_bait(state, seat, action)
+        if phase == REEL:
+            return self._apply_reel(state, seat, action)
+        if not isinstance(action, Keep):
+            raise IllegalAction(f"keep one card of the tackle box, not {action}", seat)
+        return self._apply_keep(state, seat, action)
+
+    def _apply_chance(self, state: State, action: Action) -> State:
+        request = self.chance(state)
+        if request is None:
+            raise IllegalAction(f"no chance event is due in the {state.phase} phase")
+        if isinstance(request, ChanceRequest):
+            if not isinstance(action, Chance):
+                raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")
+            check_chance(request, action)
+            first = action.values[0]
+            assert isinstance(first, int)
+            return _new_round(state._replace(first=first), 1)
+        if isinstance(request, ShuffleRequest):
+            if action != Shuffled(request.deck, len(request.labels)):
+                raise IllegalAction(f"expected the shuffle of {request.deck}, not {action}")
+            return state._replace(phase=DEAL)
+        labels = action.labels if isinstance(action, Dealt) else None
+        expected = Dealt(request.deck, request.positions, request.to, labels)
+        if action != expected or (request.to is None) != (labels is not None):
+            raise IllegalAction(f"expected the deal of {request.deck} {request.positions}, not {action}")
+        if labels is not None and not all(is_label(label) for label in labels):
+            raise IllegalAction(f"the deal turned up a card that is not in the deck: {labels}")
+        if request.to is not None:
+            hands = _replace_at(state.hands, request.to, request.positions)
+            dealt = state.dealt + 1
+            return state._replace(
+                hands=hands,
+                dealt=dealt,
+                next_position=dealt * HAND_SIZE,
+                phase=DEAL if dealt < state.players else POND_DEAL,
+            )
+        assert labels is not None
+        shown = _show(state.shown, request.positions, labels)
+        next_position = request.positions[-1] + 1
+        if state.phase == POND_DEAL:
+            ponds = tuple(request.positions[k * POND_SIZE : (k + 1) * POND_SIZE] for k in range(PONDS))
+            started = state._replace(shown=shown, ponds=ponds, next_position=next_position)
+            return self._next_excursion(started)
+        return self._settle_tackle(
+            state._replace(shown=shown, tackle=request.positions, kept=0, next_position=next_position, phase=TACKLE)
+        )
+
+    def _next_excursion(self, state: State) -> State:
+        if len(state.hands[state.dealer]) < MIN_HAND:
+            return self._end_round(state)
+        started = _fresh_excursion(state)._replace(phase=CHOOSE, excursion=state.excursion + 1)
+        open_ponds = [pond for pond in range(PONDS) if started.ponds[pond]]
+        if len(open_ponds) == 1:
+            return started._replace(phase=LINE, pond=open_ponds[0])
+        return started
+
+    def _apply_pond(self, state: State, seat: int, action: ChoosePond) -> State:
+        if not 0 <= action.pond < PONDS or not state.ponds[action.pond]:
+            raise IllegalAction(f"pond {action.pond + 1} is empty or does not exist: choose a pond with fish", seat)
+        return state._replace(phase=LINE, pond=action.pond)
+
+    def _hand_card(self, state: State, seat: int, position: int, what: str) -> tuple[int, ...]:
+        """The seat's hand without `position`, which must be in it."""
+        hand = state.hands[seat]
+        if position not in hand:
+            raise IllegalAction(f"played deck position {position} as its {what}, a card it does not hold", seat)
+        return tuple(p for p in hand if p != position)
+
+    def _apply_line(self, state: State, seat: int, action: PlayLine) -> State:
+        if action.deck != state.deck:
+            raise IllegalAction(f"played a card of {action.deck}, but this round's deck is {state.deck}", seat)
+        hand = self._hand_card(state, seat, action.position, "line")
+        public = state.shown[action.position]
+        if not is_label(action.label) or (public is not None and public != action.label):
+            raise IllegalAction(f"named its line card {action.label!r}, which is not the card it holds there", seat)
+        if public is None and action.label in state.shown:
+            raise IllegalAction(f"named its line card {action.label}, which is already on the table", seat)
+        lines = _replace_at(state.lines, seat, action.position)
+        shown = _show(state.shown, (action.position,), (action.label,))
+        phase = BAIT if None not in lines else LINE
+        return state._replace(hands=_replace_at(state.hands, seat, hand), lines=lines, shown=shown, phase=phase)
+
+    def _apply_bait(self, state: State, seat: int, action: PlayBait) -> State:
+        hand = self._hand_card(state, seat, action.position, "bait")
+        baits = _replace_at(state.baits, seat, action.position)
+        played = state._replace(hands=_replace_at(state.hands, seat, hand), baits=baits)
+        if None in baits:
+            return played
+        return self._settle_reel(played._replace(phase=REEL))
+
+    def _apply_reel(self, state: State, seat: int, action: Action) -> State:
+        step = reel_step(state)
+        if step == ("turn", seat):
+            if not isinstance(action, RevealCard):
+                raise IllegalAction(f"turn your bait up, not {action}", seat)
+            if action.deck != state.deck or action.position != state.baits[seat]:
+                raise IllegalAction(
+                    f"turned up {action.deck} position {action.position}, not the bait it played "
+                    f"(position {state.baits[seat]})",
+                    seat,
+                )
+            public = state.shown[action.position]
+            if not is_label(action.label) or (public is not None and public != action.label):
+                raise IllegalAction(f"named its bait {action.label!r}, which is not the card it played", seat)
+            if public is None and action.label in state.shown:
+                raise IllegalAction(f"named its bait {action.label}, which is already on the table", seat)
+            shown = _show(state.shown, (action.position,), (action.label,))
+            return self._settle_reel(state._replace(shown=shown))
+        if not isinstance(action, Catch):
+            raise IllegalAction(f"take a fish your line and bait catch, not {action}", seat)
+        if action.fish not in catchable(state, seat):
+            raise IllegalAction(f"{action.fish} is not a fish in pond {_pond_number(state)} that you can catch", seat)
+        return self._settle_reel(_catch(state, seat, action.fish))
+
+    def _settle_reel(self, state: State) -> State:
+        """Reel every seat that has no choice to make (no fish, or just one), until a decision is due."""
+        while (step := reel_step(state)) is not None:
+            kind, seat = step
+            if kind == "turn":
+                return state
+            options = catchable(state, seat)
+            if len(options) > 1:
+                return state
+            if options:
+                state = _catch(state, seat, options[0])
+            else:
+                state = state._replace(
+                    reeled=_replace_at(state.reeled, seat, True), reel_log=(*state.reel_log, (seat, None))
+                )
+        return self._end_excursion(state)
+
+    def _end_excursion(self, state: State) -> State:
+        played = tuple(p for p in (*state.lines, *state.baits) if p is not None)
+        state = state._replace(discarded=(*state.discarded, *played))
+        if not any(state.ponds):
+            return self._end_round(state)
+        if state.deck_left < state.players:
+            return self._end_round(state)
+        return state._replace(phase=TACKLE_DEAL)
+
+    def _apply_keep(self, state: State, seat: int, action: Keep) -> State:
+        position = next((p for p in state.tackle if state.shown[p] == action.card), None)
+        if position is None:
+            raise IllegalAction(f"{action.card} is not in the tackle box", seat)
+        return self._settle_tackle(_keep(state, seat, position))
+
+    def _settle_tackle(self, state: State) -> State:
+        if len(state.tackle) == 1:
+            state = _keep(state, state.order[state.kept], state.tackle[0])
+        if state.tackle:
+            return state
+        return self._next_excursion(state)
+
+    def _end_round(self, state: State) -> State:
+        leftovers = tuple(p for hand in state.hands for p in hand)
+        history = (*state.history, tuple(round_points(fish) for fish in state.caught))
+        ended = state._replace(history=history, discarded=(*state.discarded, *leftovers), hands=((),) * state.players)
+        if state.round == state.players:
+            return ended._replace(phase=OVER)
+        return _new_round(ended, state.round + 1)
+
+    # --- views and outcome ---
+
+    def view(self, state: State, seat: int, known: Known) -> View:
+        hand = tuple((p, label) for p in state.hands[seat] if (label := label_at(state, known, p)) is not None)
+        my_bait_position = state.baits[seat]
+        baits = tuple(None if p is None else state.shown[p] for p in state.baits)
+        return View(
+            seat=seat,
+            players=state.players,
+            phase=state.phase,
+            to_act=self.to_act(state),
+            round=state.round,
+            rounds=state.players,
+            dealer=state.dealer,
+            chooser=state.chooser,
+            excursion=state.excursion,
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in state.hands),
+            public_in_hand=tuple(
+                tuple(str(state.shown[p]) for p in h if state.shown[p] is not None) for h in state.hands
+            ),
+            ponds=tuple(pond_labels(state, pond) for pond in range(PONDS)),
+            pond=state.pond,
+            lines=tuple(None if p is None else state.shown[p] for p in state.lines),
+            baits_down=tuple(p is not None and b is None for p, b in zip(state.baits, baits, strict=True)),
+            baits=baits,
+            my_bait=None if my_bait_position is None else label_at(state, known, my_bait_position),
+            reeled=state.reeled,
+            reel_log=state.reel_log,
+            catchable=catchable(state, seat) if state.phase == REEL and reel_step(state) == ("catch", seat) else (),
+            tackle=tuple(str(state.shown[p]) for p in state.tackle),
+            deck_left=state.deck_left,
+            caught=state.caught,
+            history=state.history,
+            scores=totals(state),
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        scores = totals(state)
+        best = max(scores)
+        return Outcome(scores, tuple(seat for seat, score in enumerate(scores) if score == best))
+
+    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
+        """Every card is checked with its keys when it is turned up: nothing is left for the end."""
+
+    def decode_action(self, wire: Json) -> Action:
+        obj = as_object(wire)
+        core = decode_core_action(obj)
+        if core is not None:
+            return core
+        tag = checked_tag(obj, "kingfish", ACTION_FIELDS)
+        if tag == "pond":
+            return ChoosePond(int_field(obj, "pond"))
+        if tag == "line":
+            return PlayLine(str_field(obj, "deck"), int_field(obj, "position"), _label_field(obj, "label"))
+        if tag == "bait":
+            return PlayBait(int_field(obj, "position"))
+        if tag == "catch":
+            return Catch(_label_field(obj, "fish"))
+        return Keep(_label_field(obj, "card"))
+
+
+def _label_field(obj: Mapping[str, Json], name: str) -> str:
+    label = str_field(obj, name)
+    if not is_label(label):
+        raise MalformedInput(f"{label!r} is not a card of the deck (rank A,2..10,J,Q,K then suit S,H,D,C)")
+    return label
+
+
+def _next_positions(state: State, count: int) -> tuple[int, ...]:
+    return tuple(range(state.next_position, state.next_position + count))
+
+
+def _show(shown: tuple[str | None, ...], positions: Sequence[int], labels: Sequence[str]) -> tuple[str | None, ...]:
+    updated = list(shown)
+    for position, label in zip(positions, labels, strict=True):
+        updated[position] = label
+    return tuple(updated)
+
+
+def _pond_number(state: State) -> int:
+    return -1 if state.pond is None else state.pond + 1
+
+
+def _catch(state: State, seat: int, fish: str) -> State:
+    assert state.pond is not None
+    pond = state.ponds[state.pond]
+    position = next(p for p in pond if state.shown[p] == fish)
+    return state._replace(
+        ponds=_replace_at(state.ponds, state.pond, tuple(p for p in pond if p != position)),
+        caught=_replace_at(state.caught, seat, (*state.caught[seat], fish)),
+        reeled=_replace_at(state.reeled, seat, True),
+        reel_log=(*state.reel_log, (seat, fish)),
+    )
+
+
+def _keep(state: State, seat: int, position: int) -> State:
+    return state._replace(
+        hands=_replace_at(state.hands, seat, (*state.hands[seat], position)),
+        tackle=tuple(p for p in state.tackle if p != position),
+        kept=state.kept + 1,
+    )
+
+
+RULES: Final = KingFish()

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from p2pfish import bench
-from p2pfish.bench.net_figures import measure_fanout, measure_raw_fanout
+from p2pfish.bench.deal_game import RULES as DEAL
+from p2pfish.bench.net_figures import measure_fanout, measure_raw_fanout, run_deal
 from p2pfish.bench.relay_game import RULES, Pass, View
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import IllegalAction, MalformedInput
@@ -78,5 +79,22 @@ def test_the_fanout_runs_give_finite_positive_percentiles_and_leave_nothing_behi
 
 def test_every_network_figure_is_registered() -> None:
     names = ["match_fnst_4_s", "fanout_p50_ms_4", "fanout_p99_ms_4", "fanout_p50_ms_8", "fanout_p99_ms_8",
-             "raw_fanout_p50_ms_8", "raw_fanout_p99_ms_8", "fanout_vs_raw_p99_8"]  # fmt: skip
+             "raw_fanout_p50_ms_8", "raw_fanout_p99_ms_8", "fanout_vs_raw_p99_8", "kingfish_deal_5_s"]  # fmt: skip
     assert bench.select(names) == names
+
+
+def test_the_deal_game_is_king_fish_up_to_the_ponds() -> None:
+    steps: list[Step] = []
+    outcome, state = play_game(DEAL, 3, {}, [FirstLegal()] * 3, random.Random(1), on_step=steps.append)
+    assert [type(step.action).__name__ for step in steps] == ["Shuffled"] + ["Dealt"] * 4
+    assert state.dealer == 0 and all(len(pond) == 3 for pond in state.ponds)
+    assert outcome.scores == (0, 0, 0)
+    with pytest.raises(MalformedInput):
+        DEAL.new_game(3, {"start": "1"})
+
+
+def test_the_networked_deal_run_times_a_real_shuffle_and_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    seconds = run_deal(2)
+    assert 0 < seconds < 30
+    assert list(tmp_path.iterdir()) == []

@@ -34,7 +34,7 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
-from p2pfish.bench.relay_game import register
+from p2pfish.bench import deal_game, relay_game
 from p2pfish.core.actions import Action
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
@@ -116,7 +116,8 @@ async def sleep_until_ns(instant_ns: int) -> None:
 
 
 async def run_session(config: Config) -> dict[str, Json]:
-    register()
+    relay_game.register()
+    deal_game.register()
     setup = GameSetup.from_wire(config.fields["setup"])
     identity = Identity.from_seed(bytes.fromhex(str(config.fields["identity_seed"])))
     curve_publics = [str(key) for key in config.fields["curve_publics"]]
@@ -152,6 +153,7 @@ async def run_session(config: Config) -> dict[str, Json]:
         fault = session.fault
         return {
             "seat": config.seat,
+            "go_ns": go_ns,
             "finished": session.finished,
             "fault": None if fault is None else fault.describe(setup.names),
             "sent": sent,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from p2pfish.bench.deal_game import RULES as DEAL_GAME
 from p2pfish.bench.fanout_peer import read_json, write_json
 from p2pfish.bench.relay_game import RULES as RELAY
 from p2pfish.core.errors import MalformedInput
@@ -167,14 +168,13 @@ def _latencies(records: list[dict[str, Any]], peers: int, actions: int, *, autho
     return Fanout(tuple((latest[turn] - sent[turn]) / 1e6 for turn in range(actions)))
 
 
-def run_session_fanout(peers: int, actions: int) -> Fanout:
-    """The full stack: `peers` processes play `actions` relay actions over the CURVE mesh."""
-    _check_table(peers, actions)
+def _session_configs(game: str, options: dict[str, str], peers: int) -> list[dict[str, Json]]:
+    """Fresh identities and CURVE keys for `peers` session workers of one game."""
     seeds = [secrets.token_bytes(32) for _ in range(peers)]
     roster = tuple(Identity.from_seed(seed).public_bytes for seed in seeds)
-    setup = GameSetup.create(RELAY.id, {"actions": str(actions)}, roster, tuple(f"peer-{s}" for s in range(peers)))
+    setup = GameSetup.create(game, options, roster, tuple(f"peer-{s}" for s in range(peers)))
     curve = [new_curve_keypair() for _ in range(peers)]
-    configs: list[dict[str, Json]] = [
+    return [
         {
             "identity_seed": seeds[seat].hex(),
             "curve_secret": curve[seat][1],
@@ -183,8 +183,25 @@ def run_session_fanout(peers: int, actions: int) -> Fanout:
         }
         for seat in range(peers)
     ]
-    records = _Workers("session", configs).run()
+
+
+def run_session_fanout(peers: int, actions: int) -> Fanout:
+    """The full stack: `peers` processes play `actions` relay actions over the CURVE mesh."""
+    _check_table(peers, actions)
+    records = _Workers("session", _session_configs(RELAY.id, {"actions": str(actions)}, peers)).run()
     return _latencies(records, peers, actions, author_applies=True)
+
+
+def run_deal(peers: int) -> float:
+    """Seconds from the common start until every one of `peers` processes has applied the first King
+    Fish round's last deal (shuffle passes, private hands, the ponds), over the CURVE mesh."""
+    records = _Workers("session", _session_configs(DEAL_GAME.id, {}, peers)).run()
+    for record in records:
+        if record.get("finished") is not True or not record["got"]:
+            raise FanoutFailed(f"peer {record.get('seat')} did not finish the deal: {record.get('fault')}")
+    dealt_ns = max(stamp for record in records for _, _, stamp in record["got"])
+    seconds: float = (dealt_ns - int(records[0]["go_ns"])) / 1e9
+    return seconds
 
 
 def run_raw_fanout(peers: int, actions: int) -> Fanout:
@@ -265,3 +282,12 @@ def raw_fanout_p99_ms_8() -> float:
 def fanout_vs_raw_p99_8() -> float:
     """How many times the full stack's p99 is the raw pyzmq p99, both with 8 peers."""
     return round(fanout_p99_ms_8() / raw_fanout_p99_ms_8(), 2)
+
+
+DEAL_REPEATS = 3
+
+
+def kingfish_deal_5_s() -> float:
+    """A 5-peer networked shuffle and deal of one King Fish round (processes on loopback): the median
+    of 3 runs."""
+    return round(statistics.median(run_deal(5) for _ in range(DEAL_REPEATS)), 3)

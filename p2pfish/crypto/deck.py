@@ -9,6 +9,7 @@ Published keys are checked against their commitments at once; the passes themsel
 of the game (deck_audit.py), when every key is published.
 """
 
+import functools
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from p2pfish.crypto.encoding import encode_text, encode_u32, encode_u64, length_
 
 TAG_CARD_POINT = b"p2pfish/card-point/v1"
 TAG_CARD_KEY = b"p2pfish/card-key/v1"
+CARD_POINT_CACHE = 4096
+"""Card points are a pure function of the label; every deck of a game re-uses the same labels."""
 
 Deck = tuple[bytes, ...]
 """A deck on the wire: one 32-byte big-endian x-coordinate per position."""
@@ -42,6 +45,7 @@ class RekeyedDeck:
     key_commitments: tuple[bytes, ...]
 
 
+@functools.lru_cache(maxsize=CARD_POINT_CACHE)
 def card_point(label: str) -> bytes:
     """Hash a card label to a curve x-coordinate by try-and-increment.
 

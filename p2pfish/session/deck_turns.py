@@ -33,7 +33,9 @@ class DeckTurns(SessionCore):
         """Each seat in seat order locks and shuffles the deck, then each in seat order re-keys it."""
         if request.deck in self.decks and len(self.decks[request.deck].rekeys) == self.setup.players:
             raise IllegalAction(f"the rules asked to shuffle {request.deck} twice")
-        deck = self.decks.setdefault(request.deck, DeckRecord(request.deck, CardTable(request.labels)))
+        deck = self.decks.get(request.deck)
+        if deck is None:
+            deck = self.decks[request.deck] = DeckRecord(request.deck, CardTable(request.labels))
         players, size = self.setup.players, len(request.labels)
         progress = False
         while len(deck.rekeys) < players:

@@ -1,0 +1,144 @@
+"""King Fish over the network: a match for every table size from 2 to 5, and no peer able to decrypt a
+card it was not dealt or shown before the end — checked, message by message, against every key the
+peers released at the end, in each peer's store and in everything it received."""
+
+import json
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from secrecy_helpers import strings
+
+from p2pfish.core.actions import Dealt, RevealCard
+from p2pfish.games.kingfish import PlayLine
+from p2pfish.match import MatchTable, run_match
+from p2pfish.session.audit import read_setup
+from p2pfish.session.envelope import open_envelope
+from p2pfish.session.session import Session
+from p2pfish.session.store import MemoryStore
+
+Card = tuple[str, int]
+"""(deck, position)."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_kingfish_match_finishes_agreed_and_verified(players: int) -> None:
+    result = run_match("kingfish", players, ["greedy", "random"], seed=players, timeout_s=120)
+    assert result.ok, result
+
+
+class Dealing:
+    """Who was dealt each card privately, and which cards the rules turned up for all, from an
+    observer's replay of the transcript up to the end (where every key is released on purpose)."""
+
+    def __init__(self, lines: list[bytes]) -> None:
+        setup = read_setup(lines[0])
+        observer = Session(setup, None, None, MemoryStore())
+        for raw in lines[1:]:
+            if open_envelope(raw).body.get("type") != "end":
+                observer.receive(raw)
+        assert observer.fault is None
+        self.holder: dict[Card, int] = {}
+        self.shown: set[Card] = set()
+        for entry in observer.log:
+            action = entry.action
+            if isinstance(action, Dealt):
+                for position in action.positions:
+                    if action.to is None:
+                        self.shown.add((action.deck, position))
+                    else:
+                        self.holder[(action.deck, position)] = action.to
+            elif isinstance(action, (PlayLine, RevealCard)):
+                self.shown.add((action.deck, action.position))
+
+
+class Keys:
+    """Every deck key of the game, from the end messages: which card key belongs to whom."""
+
+    def __init__(self, lines: list[bytes], players: int) -> None:
+        self.card_key: dict[str, tuple[str, int, int]] = {}
+        """key hex -> (deck, seat, position)."""
+        self.lock_key: dict[str, int] = {}
+        for raw in lines[1:]:
+            envelope = open_envelope(raw)
+            if envelope.body.get("type") != "end":
+                continue
+            for released in envelope.body["decks"]:  # type: ignore[union-attr]
+                assert isinstance(released, dict)
+                self.lock_key[str(released["lock_key"])] = envelope.seat
+                for position, key in enumerate(released["card_keys"]):  # type: ignore[arg-type]
+                    self.card_key[str(key)] = (str(released["deck"]), envelope.seat, position)
+        self.players = players
+        assert len(self.lock_key) == players * players, "one deck per round, one round per player"
+
+
+class Reader:
+    """Follows one peer through what it holds: it may open a card only once it holds every seat's key
+    for it, and then only a card dealt to it, a card the rules turned up, or a card another seat
+    has already played face up or turned up in a message this peer received."""
+
+    def __init__(self, seat: int, keys: Keys, dealing: Dealing) -> None:
+        self.seat, self.keys, self.dealing = seat, keys, dealing
+        self.key_holders: dict[Card, set[int]] = defaultdict(set)
+        self.opened: set[Card] = set()
+        self.played_by_owner: set[Card] = set()
+
+    def learn(self, value: object) -> None:
+        for text in strings(value):
+            owner = self.keys.lock_key.get(text)
+            assert owner is None or owner == self.seat, f"seat {self.seat} held seat {owner}'s lock key"
+            found = self.keys.card_key.get(text)
+            if found is None:
+                continue
+            deck, key_seat, position = found
+            card = (deck, position)
+            self.key_holders[card].add(key_seat)
+            if len(self.key_holders[card]) == self.keys.players and card not in self.opened:
+                self.opened.add(card)
+                self.check(card)
+
+    def check(self, card: Card) -> None:
+        holder = self.dealing.holder.get(card)
+        if holder == self.seat:
+            return
+        if holder is None:
+            assert card in self.dealing.shown, f"seat {self.seat} could open {card}, which was never turned up"
+        else:
+            assert card in self.played_by_owner, f"seat {self.seat} could open {card} in seat {holder}'s hand"
+
+    def receive(self, raw: bytes) -> None:
+        envelope = open_envelope(raw)
+        action = envelope.body.get("action")
+        if isinstance(action, dict) and action.get("t") in ("line", "reveal-card"):
+            card = (str(action["deck"]), int(str(action["position"])))
+            if self.dealing.holder.get(card) == envelope.seat:
+                self.played_by_owner.add(card)
+        self.learn(envelope.body)
+
+
+def test_no_peer_can_decrypt_a_card_it_was_not_dealt_or_shown_before_the_end(tmp_path: Path) -> None:
+    players = 3
+    table = MatchTable("kingfish", players, ["random"], 7, tmp_path)
+    table.start()
+    try:
+        results = [peer.result(120) for peer in table.peers]
+    finally:
+        table.stop_all()
+    assert all(r is not None and r["finished"] for r in results), results
+    lines = table.transcripts[0].read_bytes().splitlines()
+    dealing, keys = Dealing(lines), Keys(lines, players)
+    for result in results:
+        assert result is not None and isinstance(result["seat"], int)
+        reader = Reader(result["seat"], keys, dealing)
+        with sqlite3.connect(str(result["store"])) as db:
+            secrets = [json.loads(record) for (record,) in db.execute("SELECT record FROM secrets")]
+            received = [bytes(row[0]) for row in db.execute("SELECT raw FROM messages ORDER BY n")]
+        reader.learn(secrets)
+        for raw in received:
+            if open_envelope(raw).body.get("type") == "end":
+                break
+            reader.receive(raw)
+        mine = {card for card, holder in dealing.holder.items() if holder == reader.seat}
+        assert len(mine) == players * 6, "each round dealt this seat six cards"
+        assert reader.opened == mine | dealing.shown, "the check sees every card the seat could open"

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from p2pfish.bots.base import Bot
 from p2pfish.bots.fishfish_greedy import GreedyFishFish
 from p2pfish.bots.fishnstones_greedy import GreedyFishNStones
+from p2pfish.bots.kingfish_greedy import GreedyKingFish
 from p2pfish.bots.kunayala_greedy import GreedyKunaYala
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.errors import MalformedInput
@@ -15,6 +16,7 @@ BOT_KINDS = ("random", "greedy")
 _GREEDY: dict[str, Callable[[random.Random], Bot]] = {
     "fishfish": GreedyFishFish,
     "fishnstones": GreedyFishNStones,
+    "kingfish": GreedyKingFish,
     "kunayala": GreedyKunaYala,
 }
 

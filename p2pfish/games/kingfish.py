@@ -26,7 +26,8 @@ A game, in log order:
      the rules apply it by themselves).
    - Line and bait cards are discarded; caught fish are kept as score.
    - Round end: when every pond is empty after reeling, or when the deck holds fewer cards than
-     players at the tackle box, or when the players hold fewer than 2 cards at the next excursion.
+     players at the tackle box, or when the players hold fewer than 2 cards at the next excursion
+     (with empty hands the tackle box is skipped: one card could not make a line and a bait).
    - Tackle box: the next `players` deck positions are turned up publicly; from the dealer clockwise
      each keeps one with Keep(card) (the last seat keeps the last card by itself).
 4. Score: FISH_POINTS per fish, COURT_FISH_POINTS per J/Q/K fish, summed over the rounds; the highest
@@ -321,9 +322,11 @@ def round_points(caught: tuple[str, ...]) -> int:
 
 
 def totals(state: State) -> tuple[int, ...]:
-    """Points of the finished rounds plus this round's catches so far."""
+    """Points of the finished rounds plus this round's catches so far (once the game is over, the last
+    round's catches are in the history already)."""
+    playing = len(state.history) < state.round
     return tuple(
-        sum(scores[seat] for scores in state.history) + round_points(state.caught[seat])
+        sum(scores[seat] for scores in state.history) + (round_points(state.caught[seat]) if playing else 0)
         for seat in range(state.players)
     )
 
@@ -700,7 +703,7 @@ class KingFish:
         state = state._replace(discarded=(*state.discarded, *played))
         if not any(state.ponds):
             return self._end_round(state)
-        if state.deck_left < state.players:
+        if state.deck_left < state.players or len(state.hands[state.dealer]) + 1 < MIN_HAND:
             return self._end_round(state)
         return state._replace(phase=TACKLE_DEAL)
 

@@ -439,4 +439,4 @@ class GameApp:
             parts.append(f"{self.controller.names[seat]} ({now - since:.0f} s)")
         text = "Waiting for " + ", ".join(parts) if parts else "Waiting for the other peers"
         step = self.controller.progress()
-        return [("class:dim", text), ("class:turn", f"\n{step}" if step else "")]
+        return [("class:turn", f"{step} · " if step else ""), ("class:dim", text)]

@@ -16,6 +16,9 @@ from p2pfish.ui import (
     fishnstones_commands,
     fishnstones_screen,
     fishnstones_words,
+    kingfish_commands,
+    kingfish_screen,
+    kingfish_words,
     kunayala_commands,
     kunayala_screen,
     kunayala_words,
@@ -71,7 +74,24 @@ FISHFISH = GameUi(
     narrate=fishfish_words.narrate,
 )
 
-KITS: dict[str, GameUi] = {"fishnstones": FISHNSTONES, "kunayala": KUNAYALA, "fishfish": FISHFISH}
+KINGFISH = GameUi(
+    title="King Fish",
+    board=kingfish_screen.board,
+    status=kingfish_screen.status,
+    scores=kingfish_screen.scores,
+    describe=kingfish_commands.describe,
+    parse=kingfish_commands.parse,
+    words=kingfish_commands.words(),
+    help=kingfish_commands.HELP,
+    narrate=kingfish_words.narrate,
+)
+
+KITS: dict[str, GameUi] = {
+    "fishnstones": FISHNSTONES,
+    "kunayala": KUNAYALA,
+    "fishfish": FISHFISH,
+    "kingfish": KINGFISH,
+}
 
 
 def kit_for(game_id: str) -> GameUi:

@@ -1,0 +1,243 @@
+"""A greedy King Fish bot: every line and bait is a pair planned against the pond, the rivals and the hand.
+
+A (line, bait) pair from the hand is worth the fish it may expect to take from the pond:
+- the fish its line and bait catch (`catches`), best first: the bot takes the most valuable one left;
+- each kept with the chance that no rival reeling before the bot takes it. A rival reels first with a lower
+  line (an equal line with a higher bait: even odds while the baits are down); a line not played yet is
+  any rank, a bait not turned up is any suit, and a rival takes the most valuable fish it
+  catches;
+- less what the two cards would still be worth in the excursions left this round (`card_worth`: a court
+  line catches a whole suit, court fish included; a high number line most number fish; a low one little),
+  so a court card is not spent as a bait, nor a ten where a four does.
+
+The chooser takes the pond whose best pair is worth most. A line is played as the line of the best pair
+(the bait left open: the lines played before the bot are known, the others not yet); the bait is then the
+best partner of the line on the table. Reeling with a choice, the bot takes the most valuable fish, on ties
+the one the rivals still to reel would most likely take, then the one its hand could least catch later.
+From the tackle box it keeps the card that most raises what its hand can catch in the ponds left (the best
+pond if it chooses next, else the ponds on average).
+
+The bot reads its own view only and keeps no memory; ties go to its rng.
+"""
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from p2pfish.core.actions import Action
+from p2pfish.games.kingfish import (
+    COURT,
+    MIN_HAND,
+    RANKS,
+    SUITS,
+    Catch,
+    ChoosePond,
+    Keep,
+    PlayBait,
+    PlayLine,
+    View,
+    catches,
+    fish_points,
+    rank,
+    suit,
+)
+
+COURT_WORTH: Final = 0.6
+"""What a court card kept for a later excursion is worth as a line, in points ..."""
+TEN_WORTH: Final = 0.3
+"""... and a ten (lower numbers in proportion, an ace nothing: it catches nothing)."""
+TACKLE_WORTH: Final = 0.2
+"""How much a kept tackle card's own worth counts beside what it catches in the ponds now."""
+TIE: Final = 1e-9
+
+RANK_VALUES: Final = tuple(range(1, len(RANKS) + 1))
+
+
+def card_worth(label: str) -> float:
+    """What a card is worth as a line in a later excursion."""
+    value = rank(label)
+    if value >= COURT:
+        return COURT_WORTH
+    return TEN_WORTH * (value - 1) / (COURT - 2)
+
+
+def line_catches(line_rank: int, bait_suit: str, fish: str) -> bool:
+    """`catches` for a line known by its rank and a bait by its suit."""
+    return suit(fish) == bait_suit and (line_rank >= COURT or rank(fish) < line_rank)
+
+
+def taken_by(line_rank: int, bait_suit: str, pond: Sequence[str]) -> dict[str, float]:
+    """The chance of each fish being the one a reeler with this line and bait takes: the most valuable
+    it catches, ties shared."""
+    caught = [fish for fish in pond if line_catches(line_rank, bait_suit, fish)]
+    if not caught:
+        return {}
+    best = max(fish_points(fish) for fish in caught)
+    top = [fish for fish in caught if fish_points(fish) == best]
+    return {fish: 1 / len(top) for fish in top}
+
+
+class Rival:
+    """A seat still to reel this excursion, as the bot sees it."""
+
+    def __init__(self, line: str | None, bait: str | None, bait_above: float) -> None:
+        self.line = line
+        self.bait = bait
+        self.bait_above = bait_above
+        """For an equal line: the chance that its bait outranks the bot's (it then reels first)."""
+
+    def threat(self, pond: Sequence[str], my_line: int | None) -> dict[str, float]:
+        """The chance that this rival takes each fish before the bot (`my_line` None: at any time)."""
+        lines = RANK_VALUES if self.line is None else (rank(self.line),)
+        suits = SUITS if self.bait is None else (suit(self.bait),)
+        weight = 1 / (len(lines) * len(suits))  # a line not played yet or a bait face down: any of them
+        chances: dict[str, float] = {}
+        for line_rank in lines:
+            if my_line is None or line_rank < my_line:
+                first = 1.0
+            elif line_rank == my_line:
+                first = self.bait_above
+            else:
+                continue
+            for bait_suit in suits:
+                for fish, chance in taken_by(line_rank, bait_suit, pond).items():
+                    chances[fish] = chances.get(fish, 0.0) + weight * first * chance
+        return chances
+
+
+class Table:
+    """One decision's reading of the view."""
+
+    def __init__(self, view: View, *, costs: bool = True) -> None:
+        self.view = view
+        self.seat = view.seat
+        self.hand = dict(view.hand)
+        full = len(view.hand) + (view.lines[view.seat] is not None) + (view.my_bait is not None)
+        self.later = costs and full - 1 >= MIN_HAND and view.deck_left >= view.players
+        """Whether the cards a pair spends are missed in a later excursion of this round (`costs` False:
+        pairs are worth what they catch)."""
+
+    def rivals(self, my_bait: str | None) -> list[Rival]:
+        view = self.view
+        found = []
+        for seat in range(view.players):
+            if seat == self.seat or view.reeled[seat]:
+                continue
+            bait = view.baits[seat]
+            found.append(Rival(view.lines[seat], bait, _outranks(bait, my_bait)))
+        return found
+
+    def cost(self, line: str, bait: str) -> float:
+        return card_worth(line) + card_worth(bait) if self.later else 0.0
+
+    def expected_catch(self, pond: Sequence[str], line: str, bait: str) -> float:
+        """The points a line and a bait may expect from `pond`, the rivals reeling first taking their share."""
+        mine = sorted((f for f in pond if catches(line, bait, f)), key=fish_points, reverse=True)
+        if not mine:
+            return 0.0
+        survives = dict.fromkeys(mine, 1.0)
+        for rival in self.rivals(bait):
+            for fish, chance in rival.threat(pond, rank(line)).items():
+                if fish in survives:
+                    survives[fish] *= 1.0 - chance
+        value, gone = 0.0, 1.0
+        for fish in mine:
+            value += gone * survives[fish] * fish_points(fish)
+            gone *= 1.0 - survives[fish]
+        return value
+
+    def pair_value(self, pond: Sequence[str], line: str, bait: str) -> float:
+        return self.expected_catch(pond, line, bait) - self.cost(line, bait)
+
+    def best_pair(self, pond: Sequence[str], cards: Sequence[str]) -> float:
+        """The best pair of `cards` for `pond`, 0 with fewer than two cards."""
+        values = [self.pair_value(pond, a, b) for a in cards for b in cards if a != b]
+        return max(values, default=0.0)
+
+    def line_value(self, pond: Sequence[str], line: str) -> float:
+        """A line's worth: with its best bait among the other hand cards."""
+        return max((self.pair_value(pond, line, b) for b in self.hand.values() if b != line), default=0.0)
+
+
+class GreedyKingFish:
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        assert isinstance(view, View)
+        first = legal[0]
+        if len(legal) == 1:
+            return first
+        table = Table(view, costs=not isinstance(first, Keep))
+        if isinstance(first, ChoosePond):
+            return self._best(legal, lambda a: _pond_value(table, a))
+        if isinstance(first, PlayLine):
+            return self._best(legal, lambda a: _line_value(table, a))
+        if isinstance(first, PlayBait):
+            return self._best(legal, lambda a: _bait_value(table, a))
+        if isinstance(first, Catch):
+            return self._best(legal, lambda a: _catch_value(table, a))
+        if isinstance(first, Keep):
+            return self._best(legal, lambda a: _keep_value(table, a))
+        return legal[self._rng.randrange(len(legal))]
+
+    def _best(self, legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
+        values = [value(action) for action in legal]
+        best = max(values)
+        ties = [action for action, v in zip(legal, values, strict=True) if v >= best - TIE]
+        return ties[self._rng.randrange(len(ties))]
+
+
+def _outranks(bait: str | None, mine: str | None) -> float:
+    """The chance that a rival's bait outranks mine: even while either is unknown."""
+    if bait is None or mine is None:
+        return 0.5
+    return 1.0 if rank(bait) > rank(mine) else 0.0
+
+
+def _chosen_pond(view: View) -> tuple[str, ...]:
+    assert view.pond is not None
+    return view.ponds[view.pond]
+
+
+def _pond_value(table: Table, action: Action) -> float:
+    assert isinstance(action, ChoosePond)
+    return table.best_pair(table.view.ponds[action.pond], list(table.hand.values()))
+
+
+def _line_value(table: Table, action: Action) -> float:
+    assert isinstance(action, PlayLine)
+    return table.line_value(_chosen_pond(table.view), action.label)
+
+
+def _bait_value(table: Table, action: Action) -> float:
+    assert isinstance(action, PlayBait)
+    line = table.view.lines[table.seat]
+    assert line is not None
+    return table.pair_value(_chosen_pond(table.view), line, table.hand[action.position])
+
+
+def _catch_value(table: Table, action: Action) -> float:
+    """The fish's points; then how likely the rivals still to reel would take it; then how little the
+    bot's hand could catch it in a later excursion."""
+    assert isinstance(action, Catch)
+    pond = _chosen_pond(table.view)
+    fish = action.fish
+    threat = sum(rival.threat(pond, None).get(fish, 0.0) for rival in table.rivals(None))
+    cards = list(table.hand.values())
+    later = any(catches(a, b, fish) for a in cards for b in cards if a != b)
+    return fish_points(fish) + 0.1 * min(threat, 1.0) - 0.01 * later
+
+
+def _keep_value(table: Table, action: Action) -> float:
+    """What the hand with the card catches in the ponds left, plus a little of the card's own worth."""
+    assert isinstance(action, Keep)
+    view = table.view
+    cards = [*table.hand.values(), action.card]
+    ponds = [pond for pond in view.ponds if pond]
+    if not ponds:
+        return card_worth(action.card)
+    values = [table.best_pair(pond, cards) for pond in ponds]
+    next_chooser = (view.chooser + 1) % view.players
+    prospect = max(values) if next_chooser == view.seat else sum(values) / len(values)
+    return prospect + TACKLE_WORTH * card_worth(action.card)

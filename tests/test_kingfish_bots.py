@@ -1,0 +1,131 @@
+"""The King Fish bots: only legal actions, sensible greedy choices, and greedy beats random clearly."""
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from p2pfish.bots import make_bot
+from p2pfish.bots.kingfish_greedy import GreedyKingFish
+from p2pfish.games import get_rules
+from p2pfish.games.kingfish import BAIT, CHOOSE, LINE, REEL, TACKLE, Catch, ChoosePond, Keep, PlayBait, PlayLine, View
+from p2pfish.selfplay import Step, play_game, selfplay
+
+RULES = get_rules("kingfish")
+DECK = "round-1"
+
+
+@pytest.mark.parametrize("kinds", [("greedy",), ("greedy", "random")])
+@pytest.mark.parametrize("players", range(2, 6))
+def test_bots_only_choose_legal_actions(kinds: tuple[str, ...], players: int) -> None:
+    rng = random.Random(players)
+    bots = [make_bot(kinds[seat % len(kinds)], RULES.id, random.Random(seat)) for seat in range(players)]
+    made: Counter[str] = Counter()
+
+    def check(step: Step) -> None:
+        if step.seat is not None:
+            assert step.choice in RULES.legal_actions(step.before, step.seat, step.known[step.seat])
+            made[type(step.choice).__name__] += 1
+
+    for _ in range(2):
+        play_game(RULES, players, {}, bots, rng, on_step=check)
+    assert made["PlayLine"] >= 2 * players * players and made["PlayBait"] == made["PlayLine"]
+    assert made["ChoosePond"] > 0 and made["Keep"] > 0 and made["Catch"] > 0
+
+
+def test_make_bot_gives_the_greedy_kingfish_bot() -> None:
+    assert isinstance(make_bot("greedy", RULES.id, random.Random(0)), GreedyKingFish)
+
+
+def view(phase: str, hand: tuple[str, ...], ponds: tuple[tuple[str, ...], ...], **fields: Any) -> View:
+    """Seat 0's view of a 2-player table, hand positions 0, 1, ..., the rest as given or blank."""
+    blank: dict[str, Any] = {
+        "seat": 0,
+        "players": 2,
+        "phase": phase,
+        "to_act": (0,),
+        "round": 1,
+        "rounds": 2,
+        "dealer": 0,
+        "chooser": 0,
+        "excursion": 1,
+        "hand": tuple(enumerate(hand)),
+        "hand_sizes": (len(hand), len(hand)),
+        "public_in_hand": ((), ()),
+        "ponds": ponds,
+        "pond": None,
+        "lines": (None, None),
+        "baits_down": (False, False),
+        "baits": (None, None),
+        "my_bait": None,
+        "reeled": (False, False),
+        "reel_log": (),
+        "catchable": (),
+        "tackle": (),
+        "deck_left": 31,
+        "caught": ((), ()),
+        "history": (),
+        "scores": (0, 0),
+    }
+    return View(**(blank | fields))
+
+
+def choose(v: View, legal: Any) -> Any:
+    return GreedyKingFish(random.Random(0)).choose(v, legal)
+
+
+def lines_of(v: View) -> list[PlayLine]:
+    return [PlayLine(DECK, position, label) for position, label in v.hand]
+
+
+def test_takes_the_two_point_fish() -> None:
+    v = view(REEL, ("2C",), (("5H", "QH", "3S"), (), ()), pond=0, lines=("KH", "9D"), baits=("4H", None))
+    v = v._replace(catchable=("5H", "QH"), my_bait="4H")
+    assert choose(v, [Catch("5H"), Catch("QH")]) == Catch("QH")
+
+
+def test_casts_the_line_that_catches_something() -> None:
+    v = view(LINE, ("2C", "9D", "5D", "4S"), (("8D", "6C", "3H"), ("KS",), ()), pond=0)
+    assert choose(v, lines_of(v)) == PlayLine(DECK, 1, "9D")
+
+
+def test_baits_the_suit_of_the_fish_the_line_catches() -> None:
+    v = view(BAIT, ("2C", "4S", "5D"), (("8D", "6C", "3H"), (), ()), pond=0, lines=("9D", "7C"))
+    v = v._replace(hand=((0, "2C"), (2, "4S"), (3, "5D")), baits_down=(False, True))
+    assert choose(v, [PlayBait(0), PlayBait(2), PlayBait(3)]) == PlayBait(3)
+
+
+def test_keeps_a_court_card_out_of_the_bait() -> None:
+    """A queen and a four both bait the hearts; the queen is kept for a later line."""
+    v = view(BAIT, ("QH", "4H", "9C"), (("3H", "2S", "8D"), (), ()), pond=0, lines=("7H", "6C"))
+    assert choose(v, [PlayBait(0), PlayBait(1), PlayBait(2)]) == PlayBait(1)
+
+
+def test_chooses_the_pond_with_a_court_fish_it_can_catch() -> None:
+    v = view(CHOOSE, ("KS", "3S", "2C", "4D"), (("9H", "8H", "AH"), ("JS", "7D"), ("5C", "6H")))
+    assert choose(v, [ChoosePond(0), ChoosePond(1), ChoosePond(2)]) == ChoosePond(1)
+
+
+def test_a_low_line_reels_before_a_rival() -> None:
+    """One fish, a rival line of 6 played already: a line of 5 reels before it, a 9 after it."""
+    v = view(LINE, ("9S", "5S", "2H"), (("4H",), (), ()), pond=0, dealer=1, lines=(None, "6C"), deck_left=1)
+    assert choose(v, lines_of(v)) == PlayLine(DECK, 1, "5S")
+
+
+def test_keeps_the_tackle_card_that_catches_a_court_fish() -> None:
+    v = view(TACKLE, ("4S", "3C"), (("QS", "7H", "2D"), (), ()), pond=0, lines=("8C", "5H"))
+    v = v._replace(reeled=(True, True), tackle=("9C", "KH", "6D"))
+    assert choose(v, [Keep("9C"), Keep("KH"), Keep("6D")]) == Keep("KH")
+
+
+def test_greedy_beats_random_heads_up() -> None:
+    result = selfplay(RULES, 2, 200, seed=1, kinds=["greedy", "random"], options={})
+    assert result.wins[0] >= 0.95 * result.games
+    assert result.mean_score[0] > 3 * result.mean_score[1]
+
+
+def test_one_greedy_beats_three_randoms() -> None:
+    result = selfplay(RULES, 4, 60, seed=2, kinds=["greedy", "random", "random", "random"], options={})
+    assert result.wins[0] >= 0.9 * result.games
+    assert result.mean_score[0] > 3 * max(result.mean_score[1:])

@@ -195,3 +195,31 @@ def test_progress_counts_the_passes_of_a_shuffle() -> None:
     game.start()
     assert game.sessions[0].progress() == "shuffling deck/1: 1/6 passes"  # its own lock pass is done
     assert game.sessions[2].progress() == "shuffling deck/1: 0/6 passes"  # seat 0's pass is still in flight
+
+
+def test_a_substituted_card_that_is_dealt_stops_the_game_for_an_audit_that_names_the_cheat() -> None:
+    def substitute_every_card(body: dict[str, Json]) -> dict[str, Json]:
+        cards = [p256.multiply(12345, bytes.fromhex(str(card))).hex() for card in body["cards"]]  # type: ignore[union-attr]
+        return {**body, "cards": cards}
+
+    game = with_cheater(table(3), 1, on(bodies.DECK_LOCK, substitute_every_card))
+    game.run()
+    for session in honest(game, 1):
+        assert session.fault is not None and (session.fault.seat, session.fault.kind) == (1, "violation"), session.fault
+        assert "lock pass" in session.fault.reason and session.fault.evidence
+        assert session.rules.outcome(session.state) is None, "caught at the first card, not at the end"
+        assert len(session._audit_claims) == 3, "every seat released its keys of the spoiled deck"
+    assert audit(game.sessions[0].transcript()).fault is not None
+
+
+def test_calling_an_honest_deck_spoiled_gets_the_caller_blamed() -> None:
+    game = table(3)
+    game.start()
+    while not game.sessions[0].decision() and game.step():
+        pass
+    caller = game.sessions[0]
+    caller._emit(bodies.deck_audit(caller._released_keys(DECK), 3))
+    game.run()
+    for session in honest(game, 0):
+        assert session.fault is not None and (session.fault.seat, session.fault.kind) == (0, "violation"), session.fault
+        assert "checks out" in session.fault.reason

@@ -30,7 +30,7 @@ from p2pfish.games.fishnstones import NEIGHBOURS, RULES, SPOTS, Bait, Cast, Fish
 from p2pfish.session import bodies
 from p2pfish.session.chains import MAX_AHEAD
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, canonical, open_envelope, seal
-from p2pfish.session.session import Session, Slow, Stopped
+from p2pfish.session.session import REPORT_GRACE_S, Session, Slow, Stopped
 from p2pfish.session.store import MemoryStore
 
 CHEATER = 1
@@ -838,6 +838,9 @@ def test_a_stop_report_without_proof_does_not_name_an_innocent_seat() -> None:
     before = snapshot(peer)
     peer.receive(report, CHEATER)
     assert snapshot(peer) == before
+    assert peer.fault is None, "it waits a moment for its own proof"
+    peer.tick(100.0)
+    peer.tick(100.0 + REPORT_GRACE_S)
     assert peer.fault is not None  # stopping is fine: any player may abort
     assert peer.fault.seat != innocent, peer.fault
     assert peer.fault.seat is None and peer.fault.kind == "report" and "not proven" in peer.fault.reason
@@ -855,6 +858,9 @@ def test_reporting_an_oversize_message_does_not_get_the_reporter_blamed() -> Non
     fault = net.sessions[0].fault
     assert fault is not None and fault.seat == CHEATER
     net.run()
+    assert net.sessions[2].fault is None, "it waits for its own proof, which never comes (the cheat is frozen)"
+    net.sessions[2].tick(0.0)
+    net.sessions[2].tick(REPORT_GRACE_S)
     other = net.sessions[2].fault
     assert other is not None
     assert other.seat != 0, other

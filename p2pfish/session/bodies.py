@@ -7,6 +7,8 @@ rand-reveal  the contribution and its nonce
 deck-lock    a seat's lock-and-shuffle pass over the deck (in seat order)
 deck-rekey   a seat's re-keying pass, with a commitment to each of its new card keys (in seat order)
 card-keys    a seat's keys for the cards a deal turns up (all seats but the receiver of a private deal)
+deck-audit   a card of a deck opened to no card: the seat releases every key of that deck so that all can
+             re-check its passes now and name the seat whose pass was dishonest
 end          after the last move: any commitments still closed are opened, every deck key is
              released, and the seat signs the hash of the log it applied and the outcome it reached
 chat         free text between players; not part of the game
@@ -19,7 +21,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 
 ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT, STOP = "act", "rand-commit", "rand-reveal", "end", "chat", "stop"
-DECK_LOCK, DECK_REKEY, CARD_KEYS = "deck-lock", "deck-rekey", "card-keys"
+DECK_LOCK, DECK_REKEY, CARD_KEYS, DECK_AUDIT = "deck-lock", "deck-rekey", "card-keys", "deck-audit"
 TURN_KINDS = (ACT, RAND_COMMIT, RAND_REVEAL, DECK_LOCK, DECK_REKEY, CARD_KEYS, END)
 MAX_CHAT_CHARS = 500
 
@@ -32,6 +34,7 @@ FIELDS = {
     DECK_REKEY: {"type", "turn", "cards", "commitments"},
     CARD_KEYS: {"type", "turn", "keys"},
     END: {"type", "turn", "log", "outcome", "openings", "decks"},
+    DECK_AUDIT: {"type", "deck", "position", "lock_key", "card_keys"},
     CHAT: {"type", "text"},
     STOP: {"type", "seat", "kind", "reason", "evidence"},
 }
@@ -119,6 +122,12 @@ def read_openings(body: dict[str, Json]) -> list[Opening]:
         obj = dict(as_object(item, "an opening"))
         openings.append(Opening(str_field(obj, "purpose"), field(obj, "value"), hex_field(obj, "nonce", 32)))
     return openings
+
+
+def deck_audit(released: dict[str, Json], position: int | None) -> dict[str, Json]:
+    """`released`: the deck's name, this seat's lock key and card keys, as in an end message;
+    `position`: the card that opened to no card here, or None when answering another seat's call."""
+    return {"type": DECK_AUDIT, "position": position, **released}
 
 
 def chat(text: str) -> dict[str, Json]:

@@ -31,6 +31,8 @@ from p2pfish.session.store import Store
 TAG_LOG = b"p2pfish/log/v1"
 CHANCE_SEAT = 0xFFFFFFFF
 SLOW_AFTER_S = 5.0
+REPORT_GRACE_S = 3.0
+"""How long a peer waits for its own proof of a fault another seat reported before it stops unproven."""
 DROP_AFTER_S = 60.0
 DECIDE_WITHIN_S = 600.0
 
@@ -83,7 +85,15 @@ Event = Applied | Finished | Stopped | ChatReceived | Slow
 
 
 class Unattributed(ProtocolViolation):
-    """Proof that someone cheated, without yet knowing who (a deck card that opens to no card)."""
+    """Proof that someone cheated, without knowing who."""
+
+
+class DeckSpoiled(Exception):
+    """A card of this deck opened to no card: some seat's pass was dishonest; an audit will say whose."""
+
+    def __init__(self, deck: str, position: int) -> None:
+        super().__init__(deck, position)
+        self.deck, self.position = deck, position
 
 
 class SessionCore:
@@ -139,6 +149,15 @@ class SessionCore:
         self._slow_told: set[int] = set()
         self._outbox: list[bytes] = []
         self._reports: list[Envelope] = []
+        self._unproven: list[Envelope] = []
+        """Stop reports of other seats whose evidence proves nothing here (yet)."""
+        self._unproven_since: float | None = None
+        self._spoiled: str | None = None
+        """A deck found spoiled here: the game stops for its audit (see DeckTurns._spoiled_deck_turn)."""
+        self._spoiled_at: int | None = None
+        """The position that opened to no card here (None: another seat called for the audit)."""
+        self._audit_claims: dict[int, Envelope] = {}
+        """Each seat's deck-audit message: its keys of the spoiled deck."""
         self.away: set[int] = set()
         """Seats whose players left meaning to resume: waited for as long as for a decision."""
         self._accepted_hashes: set[bytes] = set()
@@ -223,7 +242,10 @@ class SessionCore:
                 self._store.save_message(message.raw)
                 if self._relay and self.seat is not None:
                     self._outbox.append(message.raw)
-            if message.kind in (CHAT, STOP):
+            if message.kind == bodies.DECK_AUDIT:
+                chain.ready.remove(message)
+                self._audit_claims.setdefault(message.seat, message)
+            elif message.kind in (CHAT, STOP):
                 chain.ready.remove(message)
                 if not own:
                     self._side_message(message)

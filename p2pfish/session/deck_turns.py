@@ -1,10 +1,16 @@
 """Deck turns: the mental-poker deck. A shuffle turn has each seat lock and shuffle, then re-key,
 in seat order; a deal turn has every seat but the receiver publish its keys for the dealt cards;
 an action that turns up a seat's own face-down cards carries that seat's keys; at the end every
-key is released and every pass re-checked."""
+key is released and every pass re-checked.
+
+A card that opens to no card proves that some pass was dishonest, but not whose. The seat that finds
+it (every seat, for a public card; the receiver alone, for a private one) stops the game for an
+audit of that deck: it sends a deck-audit message with all its keys of the deck, every other seat
+answers in kind, and the re-check of every pass names the cheat. A seat that claims a spoiled deck
+whose passes all check out is blamed itself."""
 
 from p2pfish.core.actions import Dealt, RevealsCards, Shuffled, card_name
-from p2pfish.core.errors import IllegalAction, ProtocolViolation
+from p2pfish.core.errors import IllegalAction, MalformedInput, ProtocolViolation
 from p2pfish.core.game import DealRequest, ShuffleRequest
 from p2pfish.core.wire import Json, as_list, field
 from p2pfish.crypto.deck import (
@@ -24,7 +30,7 @@ from p2pfish.session.bodies import (
     DECK_LOCK,
     DECK_REKEY,
 )
-from p2pfish.session.core import SessionCore, Unattributed
+from p2pfish.session.core import DeckSpoiled, SessionCore, Unattributed
 from p2pfish.session.decks import DeckRecord, keys_to_wire, read_deck, read_hashes, read_keys
 
 
@@ -145,10 +151,52 @@ class DeckTurns(SessionCore):
         try:
             return deck.open(position, range(self.setup.players))
         except ProtocolViolation:
-            reason = f"position {position} of {deck.name} opens to no card: a deck pass was dishonest"
-            raise Unattributed(reason) from None
+            raise DeckSpoiled(deck.name, position) from None
 
-    def _released_keys(self, deck: str) -> Json:
+    def _spoiled_deck_turn(self) -> bool:
+        """Every seat releases its keys of the spoiled deck; the re-check of its passes names the cheat,
+        or, when every pass checks out, the seat that called the deck spoiled."""
+        claims = self._audit_claims
+        if self._spoiled is None:
+            first = min(claims)
+            self._evidence, self._author = (claims[first].raw,), first
+            name = field(claims[first].body, "deck")
+            if not isinstance(name, str) or name not in self.decks:
+                raise ProtocolViolation(f"called for the audit of {name!r}, a deck that was never shuffled", first)
+            self._spoiled = name
+        name = self._spoiled
+        deck = self.decks[name]
+        progress = False
+        if self.seat is not None and self.seat not in claims:
+            self._emit(bodies.deck_audit(self._released_keys(name), self._spoiled_at))
+            progress = True
+        players = self.setup.players
+        if len(claims) < players:
+            return progress
+        size = len(deck.table)
+        lock_keys: dict[int, int] = {}
+        card_keys: dict[int, list[int]] = {}
+        callers = []
+        for seat, envelope in sorted(claims.items()):
+            self._evidence, self._author = (envelope.raw,), seat
+            if field(envelope.body, "deck") != name:
+                raise ProtocolViolation(f"released the keys of another deck than {name} for its audit", seat)
+            position = field(envelope.body, "position")
+            if position is not None and type(position) is not int:
+                raise MalformedInput(f"a deck-audit position must be an integer or null, not {position!r}", seat)
+            if position is not None:
+                callers.append(seat)
+            lock_keys[seat] = read_keys([field(envelope.body, "lock_key")], 1, seat)[0]
+            card_keys[seat] = read_keys(field(envelope.body, "card_keys"), size, seat)
+        if len(deck.rekeys) < players:
+            raise ProtocolViolation(f"called for the audit of {name} before it was shuffled", min(callers or claims))
+        self._evidence, self._author = tuple(envelope.raw for envelope in claims.values()), None
+        deck.audit(self.session_id, lock_keys, card_keys)
+        if callers:
+            raise ProtocolViolation(f"called {name} spoiled, but every pass of it checks out", callers[0])
+        raise Unattributed(f"every seat released its keys of {name}, yet nobody called it spoiled")
+
+    def _released_keys(self, deck: str) -> dict[str, Json]:
         record = self._secrets[f"deck/{deck}"]
         assert isinstance(record, dict)
         return {"deck": deck, "lock_key": record["lock_key"], "card_keys": record["card_keys"]}
@@ -170,5 +218,5 @@ class DeckTurns(SessionCore):
                     raise ProtocolViolation(f"did not release its keys of {name} at the end (withheld)", seat)
                 lock_keys[seat] = read_keys([field(released[0], "lock_key")], 1, seat)[0]
                 card_keys[seat] = read_keys(field(released[0], "card_keys"), size, seat)
-            self._evidence, self._author = (), None
+            self._evidence, self._author = tuple(envelope.raw for envelope in self._ends.values()), None
             deck.audit(self.session_id, lock_keys, card_keys)

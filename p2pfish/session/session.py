@@ -35,10 +35,12 @@ from p2pfish.session.core import (
     CHANCE_SEAT,
     DECIDE_WITHIN_S,
     DROP_AFTER_S,
+    REPORT_GRACE_S,
     SLOW_AFTER_S,
     TAG_LOG,
     Applied,
     ChatReceived,
+    DeckSpoiled,
     Event,
     Fault,
     Finished,
@@ -57,6 +59,7 @@ __all__ = [
     "CHANCE_SEAT",
     "DECIDE_WITHIN_S",
     "DROP_AFTER_S",
+    "REPORT_GRACE_S",
     "SLOW_AFTER_S",
     "TAG_LOG",
     "Applied",
@@ -146,9 +149,18 @@ class Session(RandomTurns, DeckTurns):
 
     def tick(self, now: float) -> None:
         """Let time pass: name slow seats, and stop the game when one stays silent too long — past
-        `drop_after` when its software answers by itself, past `decide_within` when a player decides."""
+        `drop_after` when its software answers by itself, past `decide_within` when a player decides.
+        Another seat's stop report that this peer cannot prove stops the game REPORT_GRACE_S later,
+        naming nobody: meanwhile the culprit's own messages may still arrive here and prove it."""
         if self.fault is not None or self.finished:
             return
+        if self._unproven:
+            self._unproven_since = now if self._unproven_since is None else self._unproven_since
+            if now - self._unproven_since >= REPORT_GRACE_S:
+                report = self._unproven[0]
+                reason = f"seat {report.seat} stopped the game: {bodies.report_reason(report.body)} (not proven here)"
+                self._stop(Fault(None, "report", reason, (report.raw,)), tell_others=False)
+                return
         waiting = set(self.waiting_for()) - {self.seat}
         for seat in list(self._waiting_since):
             if seat not in waiting:
@@ -182,6 +194,8 @@ class Session(RandomTurns, DeckTurns):
         """(view, legal actions) when the local seat must decide now, else None."""
         if self.seat is None or self.fault is not None or self.finished or (self.turn, ACT) in self._sent:
             return None
+        if self._spoiled is not None or self._audit_claims:
+            return None
         if self.rules.outcome(self.state) is not None or self.rules.chance(self.state) is not None:
             return None
         if self.seat not in self.rules.to_act(self.state):
@@ -195,6 +209,8 @@ class Session(RandomTurns, DeckTurns):
         if self.fault is not None or self.finished:
             return ""
         players = self.setup.players
+        if self._spoiled is not None or self._audit_claims:
+            return f"a card opened to no card: auditing the deck, keys {len(self._audit_claims)}/{players}"
         if self.rules.outcome(self.state) is not None:
             return f"auditing the game: {len(self._ends)}/{players} seats opened their secrets"
         request = self.rules.chance(self.state)
@@ -206,7 +222,8 @@ class Session(RandomTurns, DeckTurns):
             done = 0 if deck is None else len(deck.locks) + len(deck.rekeys)
             return f"shuffling {request.deck}: {done}/{2 * players} passes"
         if isinstance(request, DealRequest):
-            return f"dealing from {request.deck}: {len(self._pending)} seats published their keys"
+            givers = players - (request.to is not None)
+            return f"dealing from {request.deck}: keys {len(self._pending)}/{givers}"
         return ""
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -214,6 +231,8 @@ class Session(RandomTurns, DeckTurns):
         if self.fault is not None or self.finished:
             return ()
         everyone = range(self.setup.players)
+        if self._spoiled is not None or self._audit_claims:
+            return tuple(s for s in everyone if s not in self._audit_claims)
         if self.rules.outcome(self.state) is not None:
             return tuple(s for s in everyone if s not in self._ends)
         request = self.rules.chance(self.state)
@@ -237,6 +256,8 @@ class Session(RandomTurns, DeckTurns):
             try:
                 if not self._step():
                     break
+            except DeckSpoiled as spoiled:
+                self._spoiled, self._spoiled_at = spoiled.deck, spoiled.position
             except Unattributed as error:
                 self._stop(Fault(None, "violation", error.reason, self._evidence))
             except P2pfishError as error:
@@ -262,10 +283,11 @@ class Session(RandomTurns, DeckTurns):
                 self._ingest(raw, via=None)
         self._advance()
         if self.fault is None:
-            reason = f"seat {report.seat} stopped the game: {bodies.report_reason(report.body)} (not proven here)"
-            self._stop(Fault(None, "report", reason, (report.raw,)), tell_others=False)
+            self._unproven.append(report)
 
     def _step(self) -> bool:
+        if self._spoiled is not None or self._audit_claims:
+            return self._spoiled_deck_turn()
         outcome = self.rules.outcome(self.state)
         if outcome is not None:
             return self._end_turn(outcome)

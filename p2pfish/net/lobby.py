@@ -69,7 +69,7 @@ class PlayerCard:
 
     @staticmethod
     def signed_part(name: str, identity: bytes, curve_public: str, endpoint: str) -> bytes:
-        return length_prefixed(TAG_CARD, encode_text(name), identity, curve_public.encode(), endpoint.encode())
+        return length_prefixed(TAG_CARD, encode_text(name), identity, encode_text(curve_public), encode_text(endpoint))
 
     @classmethod
     def make(cls, identity: Identity, name: str, curve_public: str, endpoint: str) -> "PlayerCard":
@@ -119,7 +119,9 @@ def _opened(key: bytes, raw: bytes) -> dict[str, Json] | None:
         return None
     mac = message.pop("mac", None)
     expected = hmac.new(key, canonical(message), hashlib.sha256).hexdigest()
-    return message if isinstance(mac, str) and hmac.compare_digest(mac, expected) else None
+    if not isinstance(mac, str) or not mac.isascii():
+        return None  # hmac.compare_digest raises TypeError on text that is not ASCII
+    return message if hmac.compare_digest(mac, expected) else None
 
 
 @dataclass(frozen=True)
@@ -265,7 +267,7 @@ async def _await_start(
         raw = await dealer.recv()
         try:
             plain = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(plain, dict) and plain.get("type") == "refused":
             raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:200]}")

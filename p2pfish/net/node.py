@@ -164,7 +164,7 @@ class PeerNode:
     def _heartbeat_from(self, seat: int, payload: bytes) -> None:
         try:
             beat = json.loads(payload)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if not isinstance(beat, dict):
             return

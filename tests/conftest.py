@@ -1,9 +1,13 @@
-"""Fixtures shared by several test files: two network namespaces joined by a veth link."""
+"""Fixtures shared by several test files: network namespaces as hosts, either two on one veth link (a LAN
+with multicast) or several behind a router namespace, each host on its own veth link to the router."""
 
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pytest
 
@@ -16,19 +20,37 @@ def run_ip(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=STEP_TIMEOUT_S, check=False)
 
 
-@pytest.fixture
-def two_namespaces() -> Iterator[tuple[str, str]]:
-    """Namespaces A (10.77.0.1) and B (10.77.0.2) on one veth link with multicast routed onto it."""
+@contextmanager
+def namespaces(*names: str) -> Iterator[None]:
+    """Create the network namespaces (skipping the test, with the reason, where that is not allowed) and
+    delete them afterwards."""
     if shutil.which("ip") is None:
         pytest.skip("the iproute2 `ip` command is not installed")
-    ns_a, ns_b = f"p2pfish-disc-{os.getpid()}-a", f"p2pfish-disc-{os.getpid()}-b"
     created: list[str] = []
     try:
-        for ns in (ns_a, ns_b):
+        for ns in names:
             added = run_ip("netns", "add", ns)
             if added.returncode != 0:
                 pytest.skip(f"cannot create network namespaces (needs root or CAP_SYS_ADMIN): {added.stderr.strip()}")
             created.append(ns)
+        yield
+    finally:
+        for ns in created:
+            run_ip("netns", "delete", ns)
+
+
+def run_ip_steps(steps: Sequence[tuple[str, ...]], what: str) -> None:
+    for step in steps:
+        done = run_ip(*step)
+        if done.returncode != 0:
+            pytest.skip(f"cannot set up {what} (`ip {' '.join(step)}`): {done.stderr.strip()}")
+
+
+@pytest.fixture
+def two_namespaces() -> Iterator[tuple[str, str]]:
+    """Namespaces A (10.77.0.1) and B (10.77.0.2) on one veth link with multicast routed onto it."""
+    ns_a, ns_b = f"p2pfish-disc-{os.getpid()}-a", f"p2pfish-disc-{os.getpid()}-b"
+    with namespaces(ns_a, ns_b):
         steps = [
             ("-n", ns_a, "link", "add", VETH, "type", "veth", "peer", "name", VETH, "netns", ns_b),
             ("-n", ns_a, "addr", "add", f"{ADDRESS_A}/24", "dev", VETH),
@@ -41,11 +63,54 @@ def two_namespaces() -> Iterator[tuple[str, str]]:
                 ("-n", ns, "link", "set", "dev", VETH, "up"),
                 ("-n", ns, "route", "add", "224.0.0.0/4", "dev", VETH),
             ]
-        for step in steps:
-            done = run_ip(*step)
-            if done.returncode != 0:
-                pytest.skip(f"cannot set up the veth link (`ip {' '.join(step)}`): {done.stderr.strip()}")
+        run_ip_steps(steps, "the veth link")
         yield ns_a, ns_b
-    finally:
-        for ns in created:
-            run_ip("netns", "delete", ns)
+
+
+@dataclass(frozen=True)
+class RoutedHosts:
+    """Hosts behind one router. Host i is namespace `hosts[i]` with address `addresses[i]` (10.78.<i+1>.1/24)
+    on its link `VETH`, whose other end is `router_links[i]` (10.78.<i+1>.254) in namespace `router`, which
+    forwards between the hosts (every host's default route)."""
+
+    router: str
+    hosts: tuple[str, ...]
+    addresses: tuple[str, ...]
+    router_links: tuple[str, ...]
+
+
+ROUTED_HOSTS = 3
+
+
+@pytest.fixture
+def routed_hosts() -> Iterator[RoutedHosts]:
+    """Three hosts, each on its own veth link to a router namespace that forwards IPv4 between them."""
+    prefix = f"p2pfish-net-{os.getpid()}"
+    router = f"{prefix}-r"
+    hosts = tuple(f"{prefix}-{chr(ord('a') + i)}" for i in range(ROUTED_HOSTS))
+    net = RoutedHosts(
+        router, hosts, tuple(f"10.78.{i + 1}.1" for i in range(ROUTED_HOSTS)),
+        tuple(f"p2pfr{i}" for i in range(ROUTED_HOSTS)),
+    )  # fmt: skip
+    with namespaces(router, *hosts):
+        steps: list[tuple[str, ...]] = [("-n", router, "link", "set", "dev", "lo", "up")]
+        for i, (host, link) in enumerate(zip(hosts, net.router_links, strict=True)):
+            gateway = f"10.78.{i + 1}.254"
+            steps += [
+                ("-n", router, "link", "add", link, "type", "veth", "peer", "name", VETH, "netns", host),
+                ("-n", router, "addr", "add", f"{gateway}/24", "dev", link),
+                ("-n", router, "link", "set", "dev", link, "up"),
+                ("-n", host, "addr", "add", f"{net.addresses[i]}/24", "dev", VETH),
+                ("-n", host, "link", "set", "dev", "lo", "up"),
+                ("-n", host, "link", "set", "dev", VETH, "up"),
+                ("-n", host, "route", "add", "default", "via", gateway),
+            ]
+        run_ip_steps(steps, "the routed hosts")
+        forward = subprocess.run(
+            ["ip", "netns", "exec", router, sys.executable, "-c",
+             "open('/proc/sys/net/ipv4/ip_forward', 'w').write('1')"],
+            capture_output=True, text=True, timeout=STEP_TIMEOUT_S, check=False,
+        )  # fmt: skip
+        if forward.returncode != 0:
+            pytest.skip(f"cannot turn on IPv4 forwarding in the router namespace: {forward.stderr.strip()}")
+        yield net

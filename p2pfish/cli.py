@@ -115,6 +115,7 @@ def cmd_identity(args: argparse.Namespace) -> int:
 
 def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     from p2pfish.bots import BOT_KINDS
+    from p2pfish.cheats import Cheat
     from p2pfish.net.node import NodeTimers
     from p2pfish.netplay import PeerOptions
 
@@ -125,9 +126,10 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
         raise MalformedInput("a name is 1-40 printable characters")
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
+    cheat = Cheat.parse(args.cheat) if args.cheat else None
     return PeerOptions(
         args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
-        args.json, timers,
+        args.json, timers, cheat,
     )  # fmt: skip
 
 
@@ -176,10 +178,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from p2pfish.cheats import Cheat
     from p2pfish.match import run_match
 
+    cheat = Cheat.parse(args.cheat) if args.cheat else None
     try:
-        result = run_match(args.game, args.players, _comma_list(args.bots), args.seed, args.timeout)
+        result = run_match(args.game, args.players, _comma_list(args.bots), args.seed, args.timeout, cheat=cheat)
     except TimeoutError as error:
         print(f"p2pfish: the match did not start: {error}", file=sys.stderr)
         return 1
@@ -191,6 +195,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"  outcome {result.outcome}")
         for fault in result.faults:
             print(f"  fault {fault}")
+        if result.cheat is not None:
+            verdict = "caught" if result.cheat.caught else "NOT caught: " + "; ".join(result.cheat.problems)
+            print(f"  cheat {result.cheat.kind}: {verdict}, blamed seat {result.cheat.blamed}")
     return 0 if result.ok else 1
 
 
@@ -254,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--timeout", type=float, default=30.0, help="seconds of silence before a peer is dropped")
         sub.add_argument("--json", action="store_true", help="print one JSON line with the result at the end")
         sub.add_argument("--ascii", action="store_true", help="plain ASCII and no colours in the terminal UI")
+        sub.add_argument("--cheat", help=argparse.SUPPRESS)
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")
@@ -287,6 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--bots", default="greedy,random", help="bot kind per seat, comma-separated, cycled")
     match.add_argument("--timeout", type=float, default=120.0, help="seconds before a stuck match is given up")
     match.add_argument("--json", action="store_true", help="print one JSON object")
+    match.add_argument(
+        "--cheat", metavar="SEAT:KIND", help="one peer cheats this way; exit 0 only if every honest peer blames it"
+    )
 
     ident = command("identity", cmd_identity, "show your player key (created on first use), which signs your moves")
     ident.add_argument("--dir", help="keep the key in this folder instead of $XDG_CONFIG_HOME/p2pfish")

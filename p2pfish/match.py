@@ -13,9 +13,10 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from p2pfish.cheats import Cheat
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.games import get_rules
@@ -23,6 +24,8 @@ from p2pfish.net.lobby import new_join_code
 from p2pfish.session.audit import audit
 
 LOOPBACK = "127.0.0.1"
+CHEAT_PEER_TIMEOUT_S = 8.0
+"""With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
 
 @dataclass
@@ -95,9 +98,12 @@ class MatchResult:
     messages: int
     wall_s: float
     faults: list[Json]
+    cheat: "CheatVerdict | None" = None
 
     @property
     def ok(self) -> bool:
+        if self.cheat is not None:
+            return self.cheat.caught
         return self.finished and self.agree and self.verified
 
     def to_wire(self) -> dict[str, Json]:
@@ -112,7 +118,47 @@ class MatchResult:
             "messages": self.messages,
             "wall_s": self.wall_s,
             "faults": self.faults,
+            **({} if self.cheat is None else self.cheat.to_wire()),
         }
+
+
+@dataclass(frozen=True)
+class CheatVerdict:
+    """Whether every honest peer stopped the game naming the cheat, with evidence, its own log intact."""
+
+    kind: str
+    blamed: int | None
+    problems: tuple[str, ...]
+
+    @property
+    def caught(self) -> bool:
+        return not self.problems
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"kind": self.kind, "detected": self.caught, "blamed": self.blamed, "problems": list(self.problems)}
+
+
+def judge(cheat: Cheat, players: int, results: Sequence[dict[str, Json] | None]) -> CheatVerdict:
+    honest = [r for r in results if r is not None and r.get("seat") != cheat.seat]
+    problems = [] if len(honest) == players - 1 else ["an honest peer gave no result"]
+    blamed: set[Json] = set()
+    for result in honest:
+        seat, fault = result.get("seat"), result.get("fault")
+        if not isinstance(fault, dict):
+            problems.append(f"seat {seat} did not stop the game")
+            continue
+        blamed.add(fault.get("seat"))
+        if fault.get("seat") != cheat.seat:
+            problems.append(f"seat {seat} blamed {fault.get('seat')}: {fault.get('reason')}")
+        elif fault.get("kind") != "timeout" and not fault.get("evidence"):
+            problems.append(f"seat {seat} named the cheat without evidence")
+        transcript = result.get("transcript")
+        if isinstance(transcript, str) and Path(transcript).exists():
+            replayed = audit(Path(transcript).read_bytes().splitlines())
+            if replayed.fault is not None and replayed.fault.seat not in (None, cheat.seat):
+                problems.append(f"seat {seat}'s log blames seat {replayed.fault.seat}: {replayed.fault.reason}")
+    (only,) = blamed if len(blamed) == 1 else (None,)
+    return CheatVerdict(cheat.kind, only if isinstance(only, int) else None, tuple(problems))
 
 
 class MatchTable:
@@ -157,21 +203,27 @@ class MatchTable:
                 peer.process.wait()
 
 
-def run_match(game: str, players: int, kinds: Sequence[str], seed: int, timeout_s: float = 120.0) -> MatchResult:
+def run_match(
+    game: str, players: int, kinds: Sequence[str], seed: int, timeout_s: float = 120.0, *, cheat: Cheat | None = None
+) -> MatchResult:
     rules = get_rules(game)
     rules.new_game(players, {})
     if not kinds:
         raise MalformedInput("name at least one bot kind")
+    extra = [] if cheat is None else ["--cheat", cheat.to_flag(), "--timeout", str(CHEAT_PEER_TIMEOUT_S)]
+    if cheat is not None:
+        cheat.check(game, players)
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="p2pfish-match-"))
     table = MatchTable(game, players, kinds, seed, workdir)
     try:
-        table.start()
+        table.start(extra=extra)
         results = [peer.result(timeout_s) for peer in table.peers]
     finally:
         table.stop_all()
     wall = time.monotonic() - started
-    return summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+    result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+    return result if cheat is None else replace(result, cheat=judge(cheat, players, results))
 
 
 def summarize(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pfish.bots import make_bot
+from p2pfish.cheats import Cheat, make_session, resume_session
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
@@ -42,6 +43,8 @@ class PeerOptions:
     transcript: str | None
     json: bool
     timers: NodeTimers
+    cheat: Cheat | None = None
+    """Only for `p2pfish match --cheat`: the seat that cheats, and how."""
 
 
 def state_dir() -> Path:
@@ -260,7 +263,7 @@ async def _play(
             "name": options.name,
         },
     )
-    session = Session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
+    session = make_session(options.cheat, setup, seat, identity, store, drop_after=options.timers.drop_after_s)
     return await _run(session, mesh, table.cards, options=options, path=path, front=front)
 
 
@@ -273,7 +276,7 @@ async def resume_game(store_path: str, options: PeerOptions, make_front: Callabl
     if not isinstance(record, dict):
         raise MalformedInput(f"{store_path} holds no networked game to resume")
     identity = load_or_create(options.identity_dir)
-    session = Session.resume(store, identity, drop_after=options.timers.drop_after_s)
+    session = resume_session(options.cheat, store, identity, drop_after=options.timers.drop_after_s)
     assert session.seat is not None
     if session.setup.roster[session.seat] != identity.public_bytes:
         raise MalformedInput("this game was played with another identity (use the same --identity-dir)")
@@ -283,7 +286,7 @@ async def resume_game(store_path: str, options: PeerOptions, make_front: Callabl
     seed = record.get("seed")
     resumed = PeerOptions(
         str(record["name"]), bot, seed if isinstance(seed, int) else None, options.identity_dir, str(path),
-        options.transcript, options.json, options.timers,
+        options.transcript, options.json, options.timers, options.cheat,
     )  # fmt: skip
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
@@ -309,7 +312,8 @@ async def _run(
         "finished": session.finished,
         "outcome": None if outcome is None else outcome.to_wire(),
         "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
-                                                       "reason": session.fault.reason},
+                                                       "reason": session.fault.reason,
+                                                       "evidence": len(session.fault.evidence)},
         "transcript": options.transcript,
         "store": str(path),
         "messages": node.sent + node.received,

@@ -152,6 +152,7 @@ class SessionCore:
         self._unproven: list[Envelope] = []
         """Stop reports of other seats whose evidence proves nothing here (yet)."""
         self._unproven_since: float | None = None
+        self._checking_report = False
         self._spoiled: str | None = None
         """A deck found spoiled here: the game stops for its audit (see DeckTurns._spoiled_deck_turn)."""
         self._spoiled_at: int | None = None
@@ -212,20 +213,21 @@ class SessionCore:
         try:
             envelope = open_envelope(raw)
         except MalformedInput as error:
-            self._stop(Fault(via, "malformed", error.reason, (raw,)))
+            self._link_fault(Fault(via, "malformed", error.reason, (raw,)))
             return
         if envelope.session != self.session_id:
-            self._stop(Fault(via, "violation", "sent a message of another game (replay)", (raw,)))
+            self._link_fault(Fault(via, "violation", "sent a message of another game (replay)", (raw,)))
             return
         if envelope.seat >= self.setup.players:
-            self._stop(Fault(via, "malformed", f"a message from seat {envelope.seat}, who is not playing", (raw,)))
+            reason = f"a message from seat {envelope.seat}, who is not playing"
+            self._link_fault(Fault(via, "malformed", reason, (raw,)))
             return
         chain = self.chains[envelope.seat]
         if envelope.seq < chain.next_seq and chain.accepted[envelope.seq].hash == envelope.hash:
             return
         if not envelope.signature_valid(self.setup.roster[envelope.seat]):
             reason = f"a message signed as seat {envelope.seat} has a bad signature (forged)"
-            self._stop(Fault(via, "violation", reason, (raw,)))
+            self._link_fault(Fault(via, "violation", reason, (raw,)))
             return
         try:
             accepted = chain.offer(envelope)
@@ -251,6 +253,13 @@ class SessionCore:
                     self._side_message(message)
                 elif message.kind == STOP:
                     self._own_stop = message
+
+    def _link_fault(self, fault: Fault) -> None:
+        """A message no seat's signature vouches for is blamed on the link it came by. Evidence in another
+        seat's stop report came by no link: it proves nothing here and is only set aside."""
+        if fault.seat is None and self._checking_report:
+            return
+        self._stop(fault)
 
     def _side_message(self, envelope: Envelope) -> None:
         """Chat and stop reports are not part of any turn: chat is shown at once, a report is kept."""

@@ -278,9 +278,13 @@ class Session(RandomTurns, DeckTurns):
         decide (the reporter has stopped, so they will soon name whoever is really gone)."""
         if report.body.get("kind") == "timeout":
             return
-        for raw in bodies.read_evidence(report.body):
-            if self.fault is None:
-                self._ingest(raw, via=None)
+        self._checking_report = True
+        try:
+            for raw in bodies.read_evidence(report.body):
+                if self.fault is None:
+                    self._ingest(raw, via=None)
+        finally:
+            self._checking_report = False
         self._advance()
         if self.fault is None:
             self._unproven.append(report)

@@ -1,0 +1,76 @@
+"""Every kind of hostile peer of `p2pfish match --cheat`, in every game where it applies, played through
+real sessions in memory: every honest peer stops the game naming the cheat, with the evidence (a
+withheld reveal: once its timeout has passed), and what each honest peer logged still verifies up to the
+cheat. The same cheats over the network: tests/test_net_cheats.py and scripts/cheat-matrix."""
+
+import random
+
+import pytest
+
+from p2pfish.cheats import DECK_GAMES, DECK_KINDS, KINDS, Cheat, CheatingSession, make_session
+from p2pfish.core.errors import MalformedInput
+from p2pfish.crypto.identity import Identity
+from p2pfish.session.audit import audit
+from p2pfish.session.memory_table import MemoryTable
+from p2pfish.session.session import DROP_AFTER_S, Session
+from p2pfish.session.setup import GameSetup
+
+CHEAT = 1
+GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
+CASES = [(game, kind) for game in GAMES for kind in KINDS if kind not in DECK_KINDS or game in DECK_GAMES]
+
+
+def cheat_table(game: str, kind: str, players: int = 3, seed: int = 1) -> MemoryTable:
+    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
+    roster = tuple(s.public_bytes for s in signers)
+    setup = GameSetup.create(game, {}, roster, tuple(f"p{s}" for s in range(players)))
+    rng = random.Random(seed)
+    table = MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    cheat = Cheat(CHEAT, kind)
+    table.sessions = [
+        make_session(cheat, setup, seat, signer, table.stores[seat]) for seat, signer in enumerate(signers)
+    ]
+    return table
+
+
+@pytest.mark.parametrize(("game", "kind"), CASES)
+def test_every_cheat_is_caught_by_every_honest_peer(game: str, kind: str) -> None:
+    table = cheat_table(game, kind)
+    table.run()
+    cheater = table.sessions[CHEAT]
+    assert isinstance(cheater, CheatingSession) and cheater.cheated, "the cheat was tried"
+    honest: list[Session] = [s for s in table.sessions if s.seat != CHEAT]
+    if kind == "withhold-reveal":
+        for session in honest:
+            session.tick(0.0)
+            session.tick(DROP_AFTER_S)
+    for session in honest:
+        fault = session.fault
+        assert fault is not None, f"seat {session.seat} did not stop"
+        assert fault.seat == CHEAT, fault
+        assert fault.evidence or fault.kind == "timeout", fault
+        assert session.outcome() is None
+        replayed = audit(session.transcript())
+        assert replayed.fault is None or replayed.fault.seat in (None, CHEAT), "its log blames no honest seat"
+
+
+def test_the_cases_cover_every_kind_and_game() -> None:
+    assert {kind for _, kind in CASES} == set(KINDS)
+    assert len(CASES) == len(GAMES) * len(KINDS) - 2 * len(DECK_KINDS)
+
+
+def test_a_cheat_is_parsed_and_checked_strictly() -> None:
+    assert Cheat.parse("2:equivocate") == Cheat(2, "equivocate")
+    for bad in ("equivocate", "x:replay", "1:", "1:lie", "-1:replay", ":replay"):
+        with pytest.raises(MalformedInput):
+            Cheat.parse(bad)
+    with pytest.raises(MalformedInput, match=r"seats are 0\.\.2"):
+        Cheat(3, "replay").check("fishnstones", 3)
+    with pytest.raises(MalformedInput, match="deals no cards"):
+        Cheat(1, "wrong-card-key").check("fishfish", 3)
+    Cheat(1, "wrong-card-key").check("kingfish", 3)
+
+
+def test_an_honest_seat_stays_honest_at_a_table_with_a_cheat() -> None:
+    table = cheat_table("fishnstones", "equivocate")
+    assert [type(s) for s in table.sessions] == [Session, CheatingSession, Session]

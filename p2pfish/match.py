@@ -98,6 +98,8 @@ class MatchResult:
     messages: int
     wall_s: float
     faults: list[Json]
+    peak_rss_mb: float = 0.0
+    """The largest peak resident memory of any peer process."""
     cheat: "CheatVerdict | None" = None
 
     @property
@@ -118,6 +120,7 @@ class MatchResult:
             "messages": self.messages,
             "wall_s": self.wall_s,
             "faults": self.faults,
+            "peak_rss_mb": self.peak_rss_mb,
             **({} if self.cheat is None else self.cheat.to_wire()),
         }
 
@@ -237,7 +240,9 @@ def summarize(
     first = results[0]
     outcome = first.get("outcome") if first is not None and agree else None
     faults = [r.get("fault") for r in results if r and r.get("fault") is not None]
+    sizes = [r.get("peak_rss_mb") for r in results if r]
+    peak = max((float(rss) for rss in sizes if isinstance(rss, (int, float))), default=0.0)
     return MatchResult(
         game, players, agree, verified, finished, outcome if isinstance(outcome, dict) else None,
-        transcripts, messages, round(wall_s, 3), faults,
+        transcripts, messages, round(wall_s, 3), faults, peak,
     )  # fmt: skip

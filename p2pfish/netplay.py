@@ -10,6 +10,7 @@ import ipaddress
 import json
 import os
 import random
+import resource
 import socket
 import sys
 from collections.abc import Callable
@@ -317,6 +318,7 @@ async def _run(
         "transcript": options.transcript,
         "store": str(path),
         "messages": node.sent + node.received,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }  # fmt: skip
     await front.finished(session, node)
     if options.json:

@@ -291,3 +291,20 @@ def kingfish_deal_5_s() -> float:
     """A 5-peer networked shuffle and deal of one King Fish round (processes on loopback): the median
     of 3 runs."""
     return round(statistics.median(run_deal(5) for _ in range(DEAL_REPEATS)), 3)
+
+
+RSS_MATCH = ("kingfish", 5)
+"""The heaviest table: five peers, a 52-card deck each round, every pass kept until the final audit."""
+
+
+def peer_rss_mb() -> float:
+    """The peak resident memory (MiB) of the largest peer process of a whole 5-player King Fish match."""
+    with tempfile.TemporaryDirectory(prefix="p2pfish-bench-rss-") as scratch:
+        saved, tempfile.tempdir = tempfile.tempdir, scratch
+        try:
+            result = run_match(*RSS_MATCH, ["greedy", "random"], 1, timeout_s=MATCH_TIMEOUT_S * 4)
+        finally:
+            tempfile.tempdir = saved
+    if not result.ok or result.peak_rss_mb <= 0:
+        raise FanoutFailed(f"the memory match did not finish cleanly: {result.to_wire()}")
+    return result.peak_rss_mb

@@ -57,6 +57,7 @@ from typing import Final, NamedTuple, TypeVar
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance
+from p2pfish.core.options import check_known, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, int_field
 
 # --- components (the defaults of RULES.md §3) -----------------------------------------------------
@@ -157,20 +158,9 @@ class Options:
     """The first Fisherman chosen in the lobby; None draws him with chance."""
 
 
-def _is_number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
 def parse_options(players: int, raw: Mapping[str, str]) -> Options:
-    unknown = set(raw) - {"start"}
-    if unknown:
-        raise MalformedInput(f"unknown fishfish option(s): {', '.join(sorted(unknown))} (known: start)")
-    text = raw.get("start", "random")
-    if text == "random":
-        return Options()
-    if not _is_number(text) or int(text) >= players:
-        raise MalformedInput(f"start must be 'random' or a seat 0..{players - 1}, not {text!r}")
-    return Options(start=int(text))
+    check_known("fishfish", raw, ("start",))
+    return Options(start=start_seat(raw, players))
 
 
 # --- state ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Final, NamedTuple, TypeVar
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance
+from p2pfish.core.options import check_known, is_number, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, field, str_field
 
 ITEMS: Final = ("fish", "stone", "water")
@@ -179,32 +180,20 @@ def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
-def _is_number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
 def parse_options(players: int, raw: Mapping[str, str]) -> Options:
-    unknown = set(raw) - {"pond", "start"}
-    if unknown:
-        raise MalformedInput(f"unknown fishnstones option(s): {', '.join(sorted(unknown))} (known: pond, start)")
+    check_known("fishnstones", raw, ("pond", "start"))
     mix = Options().mix
     if "pond" in raw:
         counts = dict.fromkeys(ITEMS, 0)
         for part in raw["pond"].split(","):
             name, _, number = part.partition(":")
-            if name not in counts or not _is_number(number):
+            if name not in counts or not is_number(number):
                 raise MalformedInput(f"pond must look like fish:18,stone:9,water:9, not {raw['pond']!r}")
             counts[name] = int(number)
         mix = (counts[FISH], counts[STONE], counts[WATER])
         if sum(mix) != PILE_SIZE:
             raise MalformedInput(f"the pond mix must sum to {PILE_SIZE} cards, not {sum(mix)}")
-    start: int | None = None
-    if raw.get("start", "random") != "random":
-        text = raw["start"]
-        if not _is_number(text) or int(text) >= players:
-            raise MalformedInput(f"start must be 'random' or a seat 0..{players - 1}, not {text!r}")
-        start = int(text)
-    return Options(mix, start)
+    return Options(mix, start_seat(raw, players))
 
 
 # --- the rules -----------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ from p2pfish.core.game import (
     ShuffleRequest,
     check_chance,
 )
+from p2pfish.core.options import check_known, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, int_field, str_field
 
 # --- components (the defaults of RULES.md §4) -----------------------------------------------------
@@ -228,15 +229,8 @@ class Options:
 
 
 def parse_options(players: int, raw: Mapping[str, str]) -> Options:
-    unknown = set(raw) - {"start"}
-    if unknown:
-        raise MalformedInput(f"unknown kingfish option(s): {', '.join(sorted(unknown))} (known: start)")
-    text = raw.get("start", "random")
-    if text == "random":
-        return Options()
-    if not (text.isascii() and text.isdigit()) or int(text) >= players:
-        raise MalformedInput(f"start must be 'random' or a seat 0..{players - 1}, not {text!r}")
-    return Options(start=int(text))
+    check_known("kingfish", raw, ("start",))
+    return Options(start=start_seat(raw, players))
 
 
 # --- state ---------------------------------------------------------------------------------------

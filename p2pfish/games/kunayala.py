@@ -66,6 +66,7 @@ from typing import Final, NamedTuple, TypeVar
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceEvent, ChanceRequest, DealRequest, Known, Outcome, ShuffleRequest, check_chance
+from p2pfish.core.options import check_known, is_number, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
 
 # --- the cards -----------------------------------------------------------------------------------
@@ -159,31 +160,18 @@ def start_coral(seat: int) -> str:
     return f"{CORAL}-{seat + 1}"
 
 
-def _is_number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
-
-
 def parse_options(players: int, raw: Mapping[str, str]) -> Options:
-    known = (*DEFAULT_MIX, "start")
-    unknown = set(raw) - set(known)
-    if unknown:
-        raise MalformedInput(f"unknown kunayala option(s): {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+    check_known("kunayala", raw, (*DEFAULT_MIX, "start"))
     counts = dict(DEFAULT_MIX)
     for name in DEFAULT_MIX:
         if name in raw:
             text = raw[name]
-            if not _is_number(text) or int(text) > MAX_COPIES:
+            if not is_number(text) or int(text) > MAX_COPIES:
                 raise MalformedInput(f"{name} must be a number 0..{MAX_COPIES}, not {text!r}")
             counts[name] = int(text)
     if counts["coral"] < players:
         raise MalformedInput(f"every player needs a start coral: coral must be at least {players}")
-    start: int | None = None
-    if raw.get("start", "random") != "random":
-        text = raw["start"]
-        if not _is_number(text) or int(text) >= players:
-            raise MalformedInput(f"start must be 'random' or a seat 0..{players - 1}, not {text!r}")
-        start = int(text)
-    return Options(**counts, start=start)
+    return Options(**counts, start=start_seat(raw, players))
 
 
 # --- actions -------------------------------------------------------------------------------------

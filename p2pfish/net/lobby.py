@@ -59,6 +59,10 @@ def code_key(code: str) -> bytes:
     return hashlib.scrypt(encode_text(normal_code(code)), salt=TAG_CODE, n=2**14, r=8, p=1, dklen=32)
 
 
+CURVE_KEY_CHARS = 40
+"""A CURVE public key in Z85, as libzmq spells it."""
+
+
 @dataclass(frozen=True)
 class PlayerCard:
     name: str
@@ -101,6 +105,12 @@ class PlayerCard:
         )
         if not card.valid():
             raise MalformedInput(f"the player card of {card.name!r} is not signed by its identity")
+        if not (len(card.curve_public) == CURVE_KEY_CHARS and card.curve_public.isascii()):
+            raise MalformedInput(
+                f"the player card of {card.name!r} holds no CURVE key ({CURVE_KEY_CHARS} Z85 characters)"
+            )
+        if not (card.endpoint.isascii() and card.endpoint.startswith("tcp://")):
+            raise MalformedInput(f"the player card of {card.name!r} holds no tcp:// endpoint")
         return card
 
 

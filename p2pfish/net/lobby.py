@@ -25,6 +25,7 @@ from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
+from p2pfish.net.mesh import CURVE_KEY_CHARS
 from p2pfish.session.envelope import canonical, parse_json
 from p2pfish.session.setup import GameSetup
 
@@ -57,10 +58,6 @@ def code_key(code: str) -> bytes:
     """The lobby's MAC key. scrypt makes each guess of a ~30-bit code cost ~16 MiB and ~50 ms, so a
     captured lobby message cannot be brute-forced cheaply."""
     return hashlib.scrypt(encode_text(normal_code(code)), salt=TAG_CODE, n=2**14, r=8, p=1, dklen=32)
-
-
-CURVE_KEY_CHARS = 40
-"""A CURVE public key in Z85, as libzmq spells it."""
 
 
 @dataclass(frozen=True)

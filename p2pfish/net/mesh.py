@@ -23,6 +23,12 @@ CURVE_KEY_CHARS = 40
 ROSTER_WAIT_S = 120.0
 CLOSE_LINGER_MS = 300
 SEND_HIGH_WATER = 10_000
+LINK_HEARTBEAT_MS = 1000
+LINK_DEAD_AFTER_MS = 4000
+CONNECT_TIMEOUT_MS = 2000
+"""A link that hears nothing (not even ZeroMQ's own pings) for LINK_DEAD_AFTER_MS is closed and dialled
+again, each try given up after CONNECT_TIMEOUT_MS: after a cable is pulled and put back, the link is up
+again within a few seconds, rather than at TCP's next retransmission, which backs off to a minute."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,7 @@ class MeshPeer:
     curve_public: str
 
     def __post_init__(self) -> None:
-        if len(self.curve_public) != CURVE_KEY_CHARS:
+        if len(self.curve_public) != CURVE_KEY_CHARS or not self.curve_public.isascii():
             raise MalformedInput(f"a CURVE public key is {CURVE_KEY_CHARS} Z85 characters")
         if not self.endpoint.startswith("tcp://"):
             raise MalformedInput(f"a peer endpoint looks like tcp://HOST:PORT, not {self.endpoint!r}")
@@ -117,6 +123,9 @@ class Mesh:
             dealer.sndhwm = SEND_HIGH_WATER
             dealer.reconnect_ivl = 100
             dealer.reconnect_ivl_max = 1000
+            dealer.heartbeat_ivl = LINK_HEARTBEAT_MS
+            dealer.heartbeat_timeout = LINK_DEAD_AFTER_MS
+            dealer.connect_timeout = CONNECT_TIMEOUT_MS
             dealer.connect(peer.endpoint)
             self._dealers[seat] = dealer
 

@@ -4,6 +4,7 @@ unless every cheat was caught. Run by scripts/cheat-matrix (it takes a few minut
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -31,16 +32,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             if kind in DECK_KINDS and game not in DECK_GAMES:
                 continue
             cheat = Cheat.parse(f"{args.seat}:{kind}")
-            with tempfile.TemporaryDirectory(prefix="p2pfish-cheat-") as scratch:
-                saved, tempfile.tempdir = tempfile.tempdir, scratch
-                try:
-                    result = run_match(game, PLAYERS, ["greedy", "random"], tried, MATCH_TIMEOUT_S, cheat=cheat)
-                finally:
-                    tempfile.tempdir = saved
+            scratch = tempfile.mkdtemp(prefix="p2pfish-cheat-")
+            saved, tempfile.tempdir = tempfile.tempdir, scratch
+            try:
+                result = run_match(game, PLAYERS, ["greedy", "random"], tried, MATCH_TIMEOUT_S, cheat=cheat)
+            finally:
+                tempfile.tempdir = saved
             tried += 1
             verdict = result.cheat
             assert verdict is not None
             caught += verdict.caught
+            if verdict.caught:
+                shutil.rmtree(scratch, ignore_errors=True)
+            else:
+                print(f"  (its peers' logs and stores are kept in {scratch})")
             if args.json:
                 print(json.dumps({"game": game, **verdict.to_wire(), "wall_s": result.wall_s}), flush=True)
             else:

@@ -26,7 +26,10 @@ from p2pfish.ui.fishnstones_text import render_pond, render_scores
 def watch_game(game_id: str, bots: int, seed: int | None) -> int:
     rules = get_rules(game_id)
     if rules is not RULES:
-        raise MalformedInput(f"{rules.title} cannot be played yet (try fishnstones)")
+        raise MalformedInput(
+            f"watch narrates Fish'n'Stones only; to see {rules.title} bots play: p2pfish match {rules.id} "
+            f"(or play against them: p2pfish play {rules.id})"
+        )
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
         raise MalformedInput(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")

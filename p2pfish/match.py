@@ -24,6 +24,7 @@ from p2pfish.net.lobby import new_join_code
 from p2pfish.session.audit import audit
 
 LOOPBACK = "127.0.0.1"
+POLL_S = 0.05
 CHEAT_PEER_TIMEOUT_S = 8.0
 """With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
@@ -199,6 +200,24 @@ class MatchTable:
             argv = ["join", self.address, "--code", self.code, *self.peer_flags(seat), *extra]
             self.peers.append(PeerProcess(seat, argv, self.workdir / f"seat{seat}.log", self.env))
 
+    def results(self, timeout_s: float) -> list[dict[str, Json] | None]:
+        return [peer.result(timeout_s) for peer in self.peers]
+
+    def honest_results(self, timeout_s: float, cheat: int) -> list[dict[str, Json] | None]:
+        """Every result once each peer but the cheat has reported (the cheat's process may never end:
+        it is killed then, and its result, if it gave none, is None)."""
+        deadline = time.monotonic() + timeout_s
+        done: dict[int, dict[str, Json] | None] = {}
+        while time.monotonic() < deadline:
+            for index, peer in enumerate(self.peers):
+                if index not in done and peer.process.poll() is not None:
+                    done[index] = peer.result(1.0)
+            honest = [r for r in done.values() if r is not None and r.get("seat") != cheat]
+            if len(done) == len(self.peers) or len(honest) == len(self.peers) - 1:
+                break
+            time.sleep(POLL_S)
+        return [done[index] if index in done else peer.result(0.5) for index, peer in enumerate(self.peers)]
+
     def stop_all(self) -> None:
         for peer in self.peers:
             if peer.process.poll() is None:
@@ -221,7 +240,7 @@ def run_match(
     table = MatchTable(game, players, kinds, seed, workdir)
     try:
         table.start(extra=extra)
-        results = [peer.result(timeout_s) for peer in table.peers]
+        results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
     finally:
         table.stop_all()
     wall = time.monotonic() - started

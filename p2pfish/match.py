@@ -154,6 +154,8 @@ def judge(cheat: Cheat, players: int, results: Sequence[dict[str, Json] | None])
         blamed.add(fault.get("seat"))
         if fault.get("seat") != cheat.seat:
             problems.append(f"seat {seat} blamed {fault.get('seat')}: {fault.get('reason')}")
+        elif fault.get("kind") == "timeout" and cheat.kind != "withhold-reveal":
+            problems.append(f"seat {seat} only saw the cheat go quiet: {fault.get('reason')}")
         elif fault.get("kind") != "timeout" and not fault.get("evidence"):
             problems.append(f"seat {seat} named the cheat without evidence")
         transcript = result.get("transcript")

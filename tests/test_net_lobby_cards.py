@@ -10,7 +10,7 @@ from p2pfish.net.lobby import PlayerCard
 
 def test_a_player_card_with_a_key_or_endpoint_the_mesh_cannot_use_is_refused() -> None:
     identity = Identity.from_seed(bytes(32))
-    good = PlayerCard.make(identity, "ann", "x" * 40, "tcp://127.0.0.1:5555")
+    good = PlayerCard.make(identity, "ann", "x" * 40, "tcp://127.0.0.1:5555")  # "x" is a Z85 digit
     assert PlayerCard.from_wire(good.to_wire()) == good
     for curve, endpoint in [
         ("é" * 40, "tcp://127.0.0.1:5555"),

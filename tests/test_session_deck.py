@@ -223,3 +223,31 @@ def test_calling_an_honest_deck_spoiled_gets_the_caller_blamed() -> None:
     for session in honest(game, 0):
         assert session.fault is not None and (session.fault.seat, session.fault.kind) == (0, "violation"), session.fault
         assert "checks out" in session.fault.reason
+
+
+def test_a_deck_audit_that_calls_nothing_is_ignored_and_releases_no_honest_key() -> None:
+    game = table(3)
+    game.start()
+    while not game.sessions[0].decision() and game.step():
+        pass
+    caller = game.sessions[0]
+    caller._emit(bodies.deck_audit(caller._released_keys(DECK), None))
+    game.run()
+    for session in honest(game, 0):
+        assert session.fault is None and session.finished, "the game went on"
+        own = [raw for raw in session.own_messages() if b'"deck-audit"' in raw]
+        assert own == [], "no honest seat released its keys for a call nobody made"
+
+
+def test_a_peer_resumed_during_a_deck_audit_reaches_the_same_verdict() -> None:
+    def substitute_every_card(body: dict[str, Json]) -> dict[str, Json]:
+        cards = [p256.multiply(12345, bytes.fromhex(str(card))).hex() for card in body["cards"]]  # type: ignore[union-attr]
+        return {**body, "cards": cards}
+
+    game = with_cheater(table(3), 1, on(bodies.DECK_LOCK, substitute_every_card))
+    game.run()
+    live = game.sessions[0]
+    assert live.fault is not None and live.fault.seat == 1
+    resumed = Session.resume(game.stores[0], Identity.from_seed(bytes([1]) * 32))
+    assert resumed.fault is not None and (resumed.fault.seat, resumed.fault.kind) == (1, "violation")
+    assert resumed.fault.reason == live.fault.reason

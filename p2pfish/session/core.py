@@ -19,6 +19,7 @@ from p2pfish.games import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.bodies import (
     CHAT,
+    END,
     STOP,
     turn_of,
 )
@@ -157,8 +158,8 @@ class SessionCore:
         """A deck found spoiled here: the game stops for its audit (see DeckTurns._spoiled_deck_turn)."""
         self._spoiled_at: int | None = None
         """The position that opened to no card here (None: another seat called for the audit)."""
-        self._audit_claims: dict[int, Envelope] = {}
-        """Each seat's deck-audit message: its keys of the spoiled deck."""
+        self._audit_claims: dict[tuple[int, str], Envelope] = {}
+        """(seat, deck) -> that seat's deck-audit message for that deck: all its keys of the deck."""
         self.away: set[int] = set()
         """Seats whose players left meaning to resume: waited for as long as for a decision."""
         self._accepted_hashes: set[bytes] = set()
@@ -246,13 +247,34 @@ class SessionCore:
                     self._outbox.append(message.raw)
             if message.kind == bodies.DECK_AUDIT:
                 chain.ready.remove(message)
-                self._audit_claims.setdefault(message.seat, message)
+                self._take_audit_claim(message)
             elif message.kind in (CHAT, STOP):
                 chain.ready.remove(message)
                 if not own:
                     self._side_message(message)
                 elif message.kind == STOP:
                     self._own_stop = message
+
+    def _take_audit_claim(self, message: Envelope) -> None:
+        """Keep a deck-audit message, unless its author had already ended the game (nothing can be found
+        spoiled after one's own end: such a message is ignored)."""
+        chain = self.chains[message.seat]
+        if any(earlier.kind == END for earlier in chain.accepted[: message.seq]):
+            return
+        deck = message.body.get("deck")
+        if isinstance(deck, str):
+            self._audit_claims.setdefault((message.seat, deck), message)
+
+    def _auditing(self) -> bool:
+        """Whether a deck has been found spoiled here, or some seat called one spoiled."""
+        return self._spoiled is not None or bool(self._called_decks())
+
+    def _called_decks(self) -> list[str]:
+        """Decks called spoiled (a deck-audit with a position) or found so here, in the order shuffled."""
+        called = {deck for (_, deck), claim in self._audit_claims.items() if claim.body.get("position") is not None}
+        if self._spoiled is not None:
+            called.add(self._spoiled)
+        return sorted(called, key=lambda deck: list(self.decks).index(deck) if deck in self.decks else len(self.decks))
 
     def _link_fault(self, fault: Fault) -> None:
         """A message no seat's signature vouches for is blamed on the link it came by. Evidence in another

@@ -153,34 +153,42 @@ class DeckTurns(SessionCore):
         except ProtocolViolation:
             raise DeckSpoiled(deck.name, position) from None
 
-    def _spoiled_deck_turn(self) -> bool:
-        """Every seat releases its keys of the spoiled deck; the re-check of its passes names the cheat,
-        or, when every pass checks out, the seat that called the deck spoiled."""
-        claims = self._audit_claims
-        if self._spoiled is None:
-            first = min(claims)
-            self._evidence, self._author = (claims[first].raw,), first
-            name = field(claims[first].body, "deck")
-            if not isinstance(name, str) or name not in self.decks:
-                raise ProtocolViolation(f"called for the audit of {name!r}, a deck that was never shuffled", first)
-            self._spoiled = name
-        name = self._spoiled
-        deck = self.decks[name]
+    def _audit_turn(self) -> bool:
+        """Answer every deck called spoiled (once this peer holds its whole shuffle) with all this seat's
+        keys of it; the first called deck that every seat has answered is re-checked: its dishonest pass
+        is named, or, when every pass checks out, the lowest seat that called it spoiled."""
+        called = [
+            deck
+            for deck in self._called_decks()
+            if deck in self.decks and len(self.decks[deck].rekeys) == self.setup.players
+        ]
         progress = False
-        if self.seat is not None and self.seat not in claims:
-            self._emit(bodies.deck_audit(self._released_keys(name), self._spoiled_at))
-            progress = True
-        players = self.setup.players
-        if len(claims) < players:
-            return progress
+        for deck in called:
+            if self.seat is not None and (self.seat, deck) not in self._audit_claims:
+                position = self._spoiled_at if deck == self._spoiled else None
+                self._emit(bodies.deck_audit(self._released_keys(deck), position))
+                progress = True
+        seats = range(self.setup.players)
+        for deck in called:
+            if all((seat, deck) in self._audit_claims for seat in seats):
+                self._judge_deck(deck)
+        return progress
+
+    def _audit_waits_for(self) -> tuple[int, ...]:
+        for deck in self._called_decks():
+            if deck in self.decks:
+                return tuple(s for s in range(self.setup.players) if (s, deck) not in self._audit_claims)
+        return ()
+
+    def _judge_deck(self, name: str) -> None:
+        deck = self.decks[name]
         size = len(deck.table)
+        claims = {seat: self._audit_claims[(seat, name)] for seat in range(self.setup.players)}
         lock_keys: dict[int, int] = {}
         card_keys: dict[int, list[int]] = {}
         callers = []
-        for seat, envelope in sorted(claims.items()):
+        for seat, envelope in claims.items():
             self._evidence, self._author = (envelope.raw,), seat
-            if field(envelope.body, "deck") != name:
-                raise ProtocolViolation(f"released the keys of another deck than {name} for its audit", seat)
             position = field(envelope.body, "position")
             if position is not None and type(position) is not int:
                 raise MalformedInput(f"a deck-audit position must be an integer or null, not {position!r}", seat)
@@ -188,13 +196,11 @@ class DeckTurns(SessionCore):
                 callers.append(seat)
             lock_keys[seat] = read_keys([field(envelope.body, "lock_key")], 1, seat)[0]
             card_keys[seat] = read_keys(field(envelope.body, "card_keys"), size, seat)
-        if len(deck.rekeys) < players:
-            raise ProtocolViolation(f"called for the audit of {name} before it was shuffled", min(callers or claims))
         self._evidence, self._author = tuple(envelope.raw for envelope in claims.values()), None
         deck.audit(self.session_id, lock_keys, card_keys)
         if callers:
             raise ProtocolViolation(f"called {name} spoiled, but every pass of it checks out", callers[0])
-        raise Unattributed(f"every seat released its keys of {name}, yet nobody called it spoiled")
+        raise Unattributed(f"a card of {name} opened to no card here, yet every pass of it checks out")
 
     def _released_keys(self, deck: str) -> dict[str, Json]:
         record = self._secrets[f"deck/{deck}"]

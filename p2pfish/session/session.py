@@ -157,9 +157,7 @@ class Session(RandomTurns, DeckTurns):
         if self._unproven:
             self._unproven_since = now if self._unproven_since is None else self._unproven_since
             if now - self._unproven_since >= REPORT_GRACE_S:
-                report = self._unproven[0]
-                reason = f"seat {report.seat} stopped the game: {bodies.report_reason(report.body)} (not proven here)"
-                self._stop(Fault(None, "report", reason, (report.raw,)), tell_others=False)
+                self._stop_unproven(self._unproven[-1])
                 return
         waiting = set(self.waiting_for()) - {self.seat}
         for seat in list(self._waiting_since):
@@ -176,10 +174,14 @@ class Session(RandomTurns, DeckTurns):
                 self._slow_told.add(seat)
                 self._events.append(Slow(seat))
 
+    def _stop_unproven(self, report: Envelope) -> None:
+        reason = f"seat {report.seat} stopped the game: {bodies.report_reason(report.body)} (not proven here)"
+        self._stop(Fault(None, "report", reason, (report.raw,)), tell_others=False)
+
     def _deciding(self, seat: int) -> bool:
         """Whether the current turn waits for `seat` to decide (not for an automatic protocol step)."""
         state = self.state
-        if self.rules.outcome(state) is not None or self.rules.chance(state) is not None:
+        if self._auditing() or self.rules.outcome(state) is not None or self.rules.chance(state) is not None:
             return False
         return not self.rules.reveal_due(state, seat)
 
@@ -194,7 +196,7 @@ class Session(RandomTurns, DeckTurns):
         """(view, legal actions) when the local seat must decide now, else None."""
         if self.seat is None or self.fault is not None or self.finished or (self.turn, ACT) in self._sent:
             return None
-        if self._spoiled is not None or self._audit_claims:
+        if self._auditing():
             return None
         if self.rules.outcome(self.state) is not None or self.rules.chance(self.state) is not None:
             return None
@@ -209,8 +211,9 @@ class Session(RandomTurns, DeckTurns):
         if self.fault is not None or self.finished:
             return ""
         players = self.setup.players
-        if self._spoiled is not None or self._audit_claims:
-            return f"a card opened to no card: auditing the deck, keys {len(self._audit_claims)}/{players}"
+        if self._auditing():
+            waiting = len(self._audit_waits_for())
+            return f"a card opened to no card: auditing the deck, keys {players - waiting}/{players}"
         if self.rules.outcome(self.state) is not None:
             return f"auditing the game: {len(self._ends)}/{players} seats opened their secrets"
         request = self.rules.chance(self.state)
@@ -231,8 +234,8 @@ class Session(RandomTurns, DeckTurns):
         if self.fault is not None or self.finished:
             return ()
         everyone = range(self.setup.players)
-        if self._spoiled is not None or self._audit_claims:
-            return tuple(s for s in everyone if s not in self._audit_claims)
+        if self._auditing():
+            return self._audit_waits_for()
         if self.rules.outcome(self.state) is not None:
             return tuple(s for s in everyone if s not in self._ends)
         request = self.rules.chance(self.state)
@@ -286,12 +289,20 @@ class Session(RandomTurns, DeckTurns):
         finally:
             self._checking_report = False
         self._advance()
-        if self.fault is None:
+        if self.fault is None and self.seat is None:
+            self._stop_unproven(report)  # an observer replaying a file has no messages still on their way
+        elif self.fault is None:
             self._unproven.append(report)
 
     def _step(self) -> bool:
-        if self._spoiled is not None or self._audit_claims:
-            return self._spoiled_deck_turn()
+        if self._spoiled is not None:
+            return self._audit_turn()
+        if self._called_decks():
+            return self._game_step() or self._audit_turn()
+        return self._game_step()
+
+    def _game_step(self) -> bool:
+        """One turn of the game itself (a deck called spoiled by another seat waits until none is left)."""
         outcome = self.rules.outcome(self.state)
         if outcome is not None:
             return self._end_turn(outcome)

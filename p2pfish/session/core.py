@@ -155,7 +155,7 @@ class SessionCore:
         self._unproven_since: float | None = None
         self._checking_report = False
         self._spoiled: str | None = None
-        """A deck found spoiled here: the game stops for its audit (see DeckTurns._spoiled_deck_turn)."""
+        """A deck found spoiled here: the game stops for its audit (see DeckTurns._audit_turn)."""
         self._spoiled_at: int | None = None
         """The position that opened to no card here (None: another seat called for the audit)."""
         self._audit_claims: dict[tuple[int, str], Envelope] = {}

@@ -36,7 +36,8 @@ from p2pfish.games.fishfish import (
     View,
     peche_purpose,
 )
-from p2pfish.ui.fishfish_screen import kinds_text, name_of, turn_text
+from p2pfish.ui.drawing import name_of
+from p2pfish.ui.fishfish_screen import kinds_text, turn_text
 from p2pfish.ui.fishfish_words import KIND_MEANINGS, kind_text, tiles_text
 
 VERBS = ("bait", "cast", "bet", "pass", "reveal")

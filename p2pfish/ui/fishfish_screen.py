@@ -52,7 +52,7 @@ from p2pfish.games.fishfish import (
     butin_points,
     fisherman_of,
 )
-from p2pfish.ui.drawing import Line, fit
+from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
 from p2pfish.ui.fishfish_words import kind_text, tiles_text
 
 WIDTH, HEIGHT = 66, 15
@@ -131,35 +131,6 @@ def has_bet(view: View, seat: int) -> bool:
     return True
 
 
-def name_of(names: tuple[str, ...], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-
-def short_names(names: tuple[str, ...], players: int, width: int, cut: str = "~") -> tuple[str, ...]:
-    """Every seat's name in at most `width` characters, still telling the players apart: a long name
-    keeps its start and, after `cut`, as much of its end as it takes, at least a number it ends with
-    ("greedy b~3" for "greedy bot 3", "Fernan" for "Fernando" in 6)."""
-    full = [name_of(names, seat) for seat in range(players)]
-
-    def shorten(name: str, tail: int) -> str:
-        if len(name) <= width:
-            return name
-        tail = max(tail, len(name) - len(name.rstrip("0123456789")))
-        if tail == 0 or tail > width - len(cut) - 1:
-            return name[:width]
-        return name[: width - len(cut) - tail].rstrip() + cut + name[-tail:]
-
-    for tail in range(width - len(cut)):
-        shown = [shorten(name, tail) for name in full]
-        if len(set(shown)) == players:
-            return tuple(shown)
-    cut_short = [shorten(name, 0) for name in full]
-    return tuple(
-        name if cut_short.count(name) == 1 else name[: max(1, width - len(str(seat)) - 1)] + f"#{seat}"
-        for seat, name in enumerate(cut_short)
-    )
-
-
 def turn_text(view: View, names: tuple[str, ...], peche: str = "Peche", *, where: bool = True) -> str:
     """Who does what now, in a sentence (plain ASCII unless `peche` is not); `where` names the line."""
     line = len(view.lines)
@@ -184,17 +155,6 @@ def turn_text(view: View, names: tuple[str, ...], peche: str = "Peche", *, where
 
 
 # --- drawing helpers -----------------------------------------------------------------------------
-
-
-def _trimmed(line: Line) -> Line:
-    """The line without trailing blanks (so that nothing wraps in a narrower window)."""
-    parts = [part for part in line if part[1]]
-    while parts and not parts[-1][1].strip():
-        parts.pop()
-    if parts:
-        style, text = parts[-1]
-        parts[-1] = (style, text.rstrip())
-    return parts
 
 
 def _cell(style: str, text: str) -> Line:
@@ -376,30 +336,10 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
     rows += _table_heads(view, selected, glyphs)
     rows += [_player_row(view, names, seat, selected, glyphs) for seat in rows_order(view)]
     rows += _footer(view, glyphs, HEIGHT - len(rows))
-    out: StyleAndTextTuples = []
-    for index, row in enumerate(rows[:HEIGHT]):
-        if index:
-            out.append(("", "\n"))
-        out.extend(_trimmed(fit(row, WIDTH)))
-    return out
+    return as_text(rows, WIDTH, HEIGHT)
 
 
 # --- status and scores (plain ASCII) -------------------------------------------------------------
-
-
-def _grid(view: View, names: tuple[str, ...], rows: Sequence[tuple[str, Sequence[int]]], label: int) -> Line:
-    """A small table: a name per column, one row per (label, values by seat)."""
-    width = max(4, min(12, (STATUS_WIDTH - label) // view.players))
-    out: Line = [("class:dim", " " * label)]
-    shown = short_names(names, view.players, width - 1)
-    for seat in range(view.players):
-        out.append(("class:title" if seat == view.seat else "", shown[seat].rjust(width)))
-    for title, values in rows:
-        out.append(("", "\n"))
-        out.append(("class:dim", title.ljust(label)))
-        for seat in range(view.players):
-            out.append(("class:title" if seat == view.seat else "", str(values[seat]).rjust(width)))
-    return out
 
 
 def _you_line(view: View) -> str:
@@ -441,7 +381,7 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     if playing(view) and view.history:
         rows.append(("last", view.history[-1]))
     rows.append(("total", view.totals))
-    out += _grid(view, names, rows, 6)
+    out += score_grid(view.seat, view.players, names, rows, label=6, width=STATUS_WIDTH)
     if playing(view) and view.round < view.rounds:
         following = short_names(names, view.players, HEADLINE_NAME)[
             fisherman_of(view.players, view.first, view.round + 1)

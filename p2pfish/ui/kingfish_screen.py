@@ -57,8 +57,7 @@ from p2pfish.games.kingfish import (
     round_points,
     suit,
 )
-from p2pfish.ui.drawing import Line, fit
-from p2pfish.ui.fishfish_screen import name_of, short_names
+from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
 from p2pfish.ui.kingfish_words import card_style, card_text
 
 WIDTH, HEIGHT = 66, 15
@@ -195,17 +194,6 @@ def short_turn(view: View, names: tuple[str, ...]) -> str:
 
 
 # --- drawing helpers -----------------------------------------------------------------------------
-
-
-def _trimmed(line: Line) -> Line:
-    """The line without trailing blanks (so that nothing wraps in a narrower window)."""
-    parts = [part for part in line if part[1]]
-    while parts and not parts[-1][1].strip():
-        parts.pop()
-    if parts:
-        style, text = parts[-1]
-        parts[-1] = (style, text.rstrip())
-    return parts
 
 
 def _cell(style: str, text: str, width: int) -> Line:
@@ -448,30 +436,10 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
     if len(rows) + len(footer) < HEIGHT:
         rows.append([])
     rows += footer
-    out: StyleAndTextTuples = []
-    for index, row in enumerate(rows[:HEIGHT]):
-        if index:
-            out.append(("", "\n"))
-        out.extend(_trimmed(fit(row, WIDTH)))
-    return out
+    return as_text(rows, WIDTH, HEIGHT)
 
 
 # --- status and scores (plain ASCII) -------------------------------------------------------------
-
-
-def _grid(view: View, names: tuple[str, ...], rows: Sequence[tuple[str, Sequence[int]]], label: int) -> Line:
-    """A small table: a name per column, one row per (label, values by seat)."""
-    width = max(4, min(12, (STATUS_WIDTH - label) // view.players))
-    out: Line = [("class:dim", " " * label)]
-    shown = short_names(names, view.players, width - 1)
-    for seat in range(view.players):
-        out.append(("class:title" if seat == view.seat else "", shown[seat].rjust(width)))
-    for title, values in rows:
-        out.append(("", "\n"))
-        out.append(("class:dim", title.ljust(label)))
-        for seat in range(view.players):
-            out.append(("class:title" if seat == view.seat else "", str(values[seat]).rjust(width)))
-    return out
 
 
 def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
@@ -489,7 +457,7 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     if playing(view):
         rows.append((f"round {view.round}", [round_points(fish) for fish in view.caught]))
     rows += [(f"round {number}", view.history[number - 1]) for number in range(len(view.history), 0, -1)]
-    out += _grid(view, names, rows[:5], 8)
+    out += score_grid(view.seat, view.players, names, rows[:5], label=8, width=STATUS_WIDTH)
     return out
 
 

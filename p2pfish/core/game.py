@@ -124,3 +124,21 @@ def check_chance(request: ChanceRequest, action: Chance) -> None:
         if value not in remaining:
             raise IllegalAction(f"{request.purpose}: {value!r} is not left in the pool")
         remaining.remove(value)
+
+
+def check_turn(seat: int, players: int, to_act: tuple[int, ...], phase: str) -> None:
+    """Raise IllegalAction, naming the seat, unless it is a seat of the table that is to act now."""
+    if not 0 <= seat < players:
+        raise IllegalAction(f"there is no seat {seat} in a {players}-player game", seat)
+    if seat not in to_act:
+        raise IllegalAction(f"it is not seat {seat}'s turn to act ({phase} phase)", seat)
+
+
+Event = TypeVar("Event", bound=ChanceEvent)
+
+
+def due_chance(request: Event | None, phase: str) -> Event:
+    """The chance event the game waits for; IllegalAction when it waits for none."""
+    if request is None:
+        raise IllegalAction(f"no chance event is due in the {phase} phase")
+    return request

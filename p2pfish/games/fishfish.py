@@ -56,7 +56,7 @@ from typing import Final, NamedTuple, TypeVar
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance
+from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance
 from p2pfish.core.options import check_known, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, int_field
 
@@ -425,10 +425,7 @@ class FishFish:
     def apply(self, state: State, seat: int | None, action: Action) -> State:
         if seat is None:
             return self._apply_chance(state, action)
-        if not 0 <= seat < state.players:
-            raise IllegalAction(f"there is no seat {seat} in a {state.players}-player game", seat)
-        if seat not in self.to_act(state):
-            raise IllegalAction(f"it is not seat {seat}'s turn to act ({state.phase} phase)", seat)
+        check_turn(seat, state.players, self.to_act(state), state.phase)
         if isinstance(action, SecretChoice):
             raise IllegalAction(f"a secret choice is never applied, only its commitment ({action.purpose})", seat)
         phase = state.phase
@@ -441,9 +438,7 @@ class FishFish:
         return self._apply_reveal(state, seat, action)
 
     def _apply_chance(self, state: State, action: Action) -> State:
-        request = self.chance(state)
-        if request is None:
-            raise IllegalAction(f"no chance event is due in the {state.phase} phase")
+        request = due_chance(self.chance(state), state.phase)
         if not isinstance(action, Chance):
             raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")
         check_chance(request, action)

@@ -11,7 +11,7 @@ from typing import Final, NamedTuple, TypeVar
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance
+from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance
 from p2pfish.core.options import check_known, is_number, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, field, str_field
 
@@ -319,10 +319,7 @@ class FishNStones:
             if not isinstance(action, Chance):
                 raise IllegalAction(f"chance cannot play {action}")
             return self._apply_chance(state, action)
-        if not 0 <= seat < state.players:
-            raise IllegalAction(f"there is no seat {seat} in a {state.players}-player game", seat)
-        if seat not in self.to_act(state):
-            raise IllegalAction(f"it is not seat {seat}'s turn to act ({state.phase} phase)", seat)
+        check_turn(seat, state.players, self.to_act(state), state.phase)
         if state.phase == CAST:
             return self._apply_commit(state, seat, action)
         if state.phase == BAIT:
@@ -330,9 +327,7 @@ class FishNStones:
         return self._apply_fishing(state, seat, action)
 
     def _apply_chance(self, state: State, action: Chance) -> State:
-        request = self.chance(state)
-        if request is None:
-            raise IllegalAction(f"no chance event is due in the {state.phase} phase")
+        request = due_chance(self.chance(state), state.phase)
         check_chance(request, action)
         if state.phase == START:
             start = action.values[0]

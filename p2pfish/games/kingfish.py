@@ -70,6 +70,8 @@ from p2pfish.core.game import (
     Outcome,
     ShuffleRequest,
     check_chance,
+    check_turn,
+    due_chance,
 )
 from p2pfish.core.options import check_known, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, int_field, str_field
@@ -544,10 +546,7 @@ class KingFish:
     def apply(self, state: State, seat: int | None, action: Action) -> State:
         if seat is None:
             return self._apply_chance(state, action)
-        if not 0 <= seat < state.players:
-            raise IllegalAction(f"there is no seat {seat} in a {state.players}-player game", seat)
-        if seat not in self.to_act(state):
-            raise IllegalAction(f"it is not seat {seat}'s turn to act ({state.phase} phase)", seat)
+        check_turn(seat, state.players, self.to_act(state), state.phase)
         phase = state.phase
         if phase == CHOOSE:
             if not isinstance(action, ChoosePond):
@@ -568,9 +567,7 @@ class KingFish:
         return self._apply_keep(state, seat, action)
 
     def _apply_chance(self, state: State, action: Action) -> State:
-        request = self.chance(state)
-        if request is None:
-            raise IllegalAction(f"no chance event is due in the {state.phase} phase")
+        request = due_chance(self.chance(state), state.phase)
         if isinstance(request, ChanceRequest):
             if not isinstance(action, Chance):
                 raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")

@@ -65,7 +65,17 @@ from typing import Final, NamedTuple, TypeVar
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceEvent, ChanceRequest, DealRequest, Known, Outcome, ShuffleRequest, check_chance
+from p2pfish.core.game import (
+    ChanceEvent,
+    ChanceRequest,
+    DealRequest,
+    Known,
+    Outcome,
+    ShuffleRequest,
+    check_chance,
+    check_turn,
+    due_chance,
+)
 from p2pfish.core.options import check_known, is_number, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
 
@@ -689,10 +699,7 @@ class KunaYala:
     def apply(self, state: State, seat: int | None, action: Action) -> State:
         if seat is None:
             return self._apply_chance(state, action)
-        if not 0 <= seat < state.players:
-            raise IllegalAction(f"there is no seat {seat} in a {state.players}-player game", seat)
-        if seat not in self.to_act(state):
-            raise IllegalAction(f"it is not seat {seat}'s turn to act ({state.phase} phase)", seat)
+        check_turn(seat, state.players, self.to_act(state), state.phase)
         phase = state.phase
         if phase == OWN:
             if isinstance(action, Discard):
@@ -713,9 +720,7 @@ class KunaYala:
         return self._apply_reveal(state, seat, action)
 
     def _apply_chance(self, state: State, action: Action) -> State:
-        request = self.chance(state)
-        if request is None:
-            raise IllegalAction(f"no chance event is due in the {state.phase} phase")
+        request = due_chance(self.chance(state), state.phase)
         if isinstance(request, ShuffleRequest):
             if action != Shuffled(request.deck, len(request.labels)):
                 raise IllegalAction(f"expected the shuffle of {request.deck}, not {action}")

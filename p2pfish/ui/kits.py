@@ -3,6 +3,7 @@ typed commands and help — chosen by game id, so the app itself knows no game."
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -38,53 +39,26 @@ class GameUi:
     narrate: Callable[[int | None, Action, tuple[str, ...]], str]
 
 
-FISHNSTONES = GameUi(
-    title="Fish'n'Stones",
-    board=fishnstones_screen.board,
-    status=fishnstones_screen.status,
-    scores=fishnstones_screen.scores,
-    describe=fishnstones_commands.describe,
-    parse=fishnstones_commands.parse,
-    words=fishnstones_commands.words(),
-    help=fishnstones_commands.HELP,
-    narrate=fishnstones_words.narrate,
-)
+def _kit(title: str, screen: ModuleType, commands: ModuleType, words: ModuleType) -> GameUi:
+    """A game's kit from its three modules: *_screen (board, status, scores), *_commands (describe,
+    parse, words, HELP) and *_words (narrate)."""
+    return GameUi(
+        title=title,
+        board=screen.board,
+        status=screen.status,
+        scores=screen.scores,
+        describe=commands.describe,
+        parse=commands.parse,
+        words=commands.words(),
+        help=commands.HELP,
+        narrate=words.narrate,
+    )
 
-KUNAYALA = GameUi(
-    title="Kuna Yala",
-    board=kunayala_screen.board,
-    status=kunayala_screen.status,
-    scores=kunayala_screen.scores,
-    describe=kunayala_commands.describe,
-    parse=kunayala_commands.parse,
-    words=kunayala_commands.words(),
-    help=kunayala_commands.HELP,
-    narrate=kunayala_words.narrate,
-)
 
-FISHFISH = GameUi(
-    title="Fish Fish",
-    board=fishfish_screen.board,
-    status=fishfish_screen.status,
-    scores=fishfish_screen.scores,
-    describe=fishfish_commands.describe,
-    parse=fishfish_commands.parse,
-    words=fishfish_commands.words(),
-    help=fishfish_commands.HELP,
-    narrate=fishfish_words.narrate,
-)
-
-KINGFISH = GameUi(
-    title="King Fish",
-    board=kingfish_screen.board,
-    status=kingfish_screen.status,
-    scores=kingfish_screen.scores,
-    describe=kingfish_commands.describe,
-    parse=kingfish_commands.parse,
-    words=kingfish_commands.words(),
-    help=kingfish_commands.HELP,
-    narrate=kingfish_words.narrate,
-)
+FISHNSTONES = _kit("Fish'n'Stones", fishnstones_screen, fishnstones_commands, fishnstones_words)
+KUNAYALA = _kit("Kuna Yala", kunayala_screen, kunayala_commands, kunayala_words)
+FISHFISH = _kit("Fish Fish", fishfish_screen, fishfish_commands, fishfish_words)
+KINGFISH = _kit("King Fish", kingfish_screen, kingfish_commands, kingfish_words)
 
 KITS: dict[str, GameUi] = {
     "fishnstones": FISHNSTONES,

@@ -267,7 +267,7 @@ class SessionCore:
 
     def _auditing(self) -> bool:
         """Whether a deck has been found spoiled here, or some seat called one spoiled."""
-        return self._spoiled is not None or bool(self._called_decks())
+        return bool(self._called_decks())
 
     def _called_decks(self) -> list[str]:
         """Decks called spoiled (a deck-audit with a position) or found so here, in the order shuffled."""

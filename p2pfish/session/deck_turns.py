@@ -181,11 +181,7 @@ class DeckTurns(SessionCore):
         return ()
 
     def _judge_deck(self, name: str) -> None:
-        deck = self.decks[name]
-        size = len(deck.table)
         claims = {seat: self._audit_claims[(seat, name)] for seat in range(self.setup.players)}
-        lock_keys: dict[int, int] = {}
-        card_keys: dict[int, list[int]] = {}
         callers = []
         for seat, envelope in claims.items():
             self._evidence, self._author = (envelope.raw,), seat
@@ -194,13 +190,24 @@ class DeckTurns(SessionCore):
                 raise MalformedInput(f"a deck-audit position must be an integer or null, not {position!r}", seat)
             if position is not None:
                 callers.append(seat)
-            lock_keys[seat] = read_keys([field(envelope.body, "lock_key")], 1, seat)[0]
-            card_keys[seat] = read_keys(field(envelope.body, "card_keys"), size, seat)
-        self._evidence, self._author = tuple(envelope.raw for envelope in claims.values()), None
-        deck.audit(self.session_id, lock_keys, card_keys)
+        self._check_passes(self.decks[name], {seat: (e.raw, e.body) for seat, e in claims.items()})
         if callers:
             raise ProtocolViolation(f"called {name} spoiled, but every pass of it checks out", callers[0])
         raise Unattributed(f"a card of {name} opened to no card here, yet every pass of it checks out")
+
+    def _check_passes(self, deck: DeckRecord, released: dict[int, tuple[bytes, dict[str, Json]]]) -> None:
+        """Re-check every pass of `deck` with each seat's released keys (`lock_key` and `card_keys`, as an
+        end or a deck-audit message carries them, with that message): a malformed key is blamed on its
+        seat, a dishonest pass on its author, with every message as evidence."""
+        size = len(deck.table)
+        lock_keys: dict[int, int] = {}
+        card_keys: dict[int, list[int]] = {}
+        for seat, (raw, keys) in released.items():
+            self._evidence, self._author = (raw,), seat
+            lock_keys[seat] = read_keys([field(keys, "lock_key")], 1, seat)[0]
+            card_keys[seat] = read_keys(field(keys, "card_keys"), size, seat)
+        self._evidence, self._author = tuple(raw for raw, _ in released.values()), None
+        deck.audit(self.session_id, lock_keys, card_keys)
 
     def _released_keys(self, deck: str) -> dict[str, Json]:
         record = self._secrets[f"deck/{deck}"]
@@ -210,19 +217,15 @@ class DeckTurns(SessionCore):
     def _audit_decks(self) -> None:
         """Every deck key is public now: re-check every pass of every deck; blame the first cheat."""
         for name, deck in self.decks.items():
-            size = len(deck.table)
-            lock_keys: dict[int, int] = {}
-            card_keys: dict[int, list[int]] = {}
+            released: dict[int, tuple[bytes, dict[str, Json]]] = {}
             for seat, envelope in self._ends.items():
                 self._evidence, self._author = (envelope.raw,), seat
-                released = [
+                keys = [
                     d
                     for d in as_list(field(envelope.body, "decks"), "the released decks")
                     if isinstance(d, dict) and d.get("deck") == name
                 ]
-                if len(released) != 1:
+                if len(keys) != 1:
                     raise ProtocolViolation(f"did not release its keys of {name} at the end (withheld)", seat)
-                lock_keys[seat] = read_keys([field(released[0], "lock_key")], 1, seat)[0]
-                card_keys[seat] = read_keys(field(released[0], "card_keys"), size, seat)
-            self._evidence, self._author = tuple(envelope.raw for envelope in self._ends.values()), None
-            deck.audit(self.session_id, lock_keys, card_keys)
+                released[seat] = (envelope.raw, keys[0])
+            self._check_passes(deck, released)

@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from secrecy_helpers import strings
 
 from p2pfish.match import MatchTable, run_match
 from p2pfish.session.envelope import open_envelope
@@ -15,16 +16,6 @@ from p2pfish.session.envelope import open_envelope
 def test_a_kunayala_match_finishes_agreed_and_verified(players: int) -> None:
     result = run_match("kunayala", players, ["random"], seed=players, timeout_s=90)
     assert result.ok, result
-
-
-def _strings(value: object) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return {s for item in value.values() for s in _strings(item)}
-    if isinstance(value, list):
-        return {s for item in value for s in _strings(item)}
-    return set()
 
 
 def test_no_peer_holds_another_seats_colour_key_before_the_end(tmp_path: Path) -> None:
@@ -51,13 +42,13 @@ def test_no_peer_holds_another_seats_colour_key_before_the_end(tmp_path: Path) -
             secrets = {name: json.loads(record) for name, record in db.execute("SELECT name, record FROM secrets")}
             received = [bytes(row[0]) for row in db.execute("SELECT raw FROM messages ORDER BY n")]
         assert {n for n in secrets if n.startswith("card/colours#")} == {f"card/colours#{reader}"}
-        held = _strings(list(secrets.values()))
+        held = set(strings(list(secrets.values())))
         for raw in received:
             envelope = open_envelope(raw)
             action = envelope.body.get("action")
             if isinstance(action, dict) and action.get("t") == "reveal-card":
                 break  # play is over: the rules now turn every colour up
-            held |= _strings(envelope.body)
+            held |= set(strings(envelope.body))
         for seat, key in owner_keys.items():
             if seat != reader:
                 assert key not in held, f"seat {reader} held seat {seat}'s colour key before the end"

@@ -197,11 +197,13 @@ def test_progress_counts_the_passes_of_a_shuffle() -> None:
     assert game.sessions[2].progress() == "shuffling deck/1: 0/6 passes"  # seat 0's pass is still in flight
 
 
-def test_a_substituted_card_that_is_dealt_stops_the_game_for_an_audit_that_names_the_cheat() -> None:
-    def substitute_every_card(body: dict[str, Json]) -> dict[str, Json]:
-        cards = [p256.multiply(12345, bytes.fromhex(str(card))).hex() for card in body["cards"]]  # type: ignore[union-attr]
-        return {**body, "cards": cards}
+def substitute_every_card(body: dict[str, Json]) -> dict[str, Json]:
+    """A lock pass in which every card is replaced by a point that is no card of the deck."""
+    cards = [p256.multiply(12345, bytes.fromhex(str(card))).hex() for card in body["cards"]]  # type: ignore[union-attr]
+    return {**body, "cards": cards}
 
+
+def test_a_substituted_card_that_is_dealt_stops_the_game_for_an_audit_that_names_the_cheat() -> None:
     game = with_cheater(table(3), 1, on(bodies.DECK_LOCK, substitute_every_card))
     game.run()
     for session in honest(game, 1):
@@ -240,10 +242,6 @@ def test_a_deck_audit_that_calls_nothing_is_ignored_and_releases_no_honest_key()
 
 
 def test_a_peer_resumed_during_a_deck_audit_reaches_the_same_verdict() -> None:
-    def substitute_every_card(body: dict[str, Json]) -> dict[str, Json]:
-        cards = [p256.multiply(12345, bytes.fromhex(str(card))).hex() for card in body["cards"]]  # type: ignore[union-attr]
-        return {**body, "cards": cards}
-
     game = with_cheater(table(3), 1, on(bodies.DECK_LOCK, substitute_every_card))
     game.run()
     live = game.sessions[0]

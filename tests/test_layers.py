@@ -16,7 +16,7 @@ FORBIDDEN = {
     "session": ["p2pfish.net", "p2pfish.ui", "p2pfish.bots", "zmq", "prompt_toolkit", "socket", "asyncio"],
     "net": ["p2pfish.games", "p2pfish.ui", "p2pfish.bots", "prompt_toolkit"],
     "bots": ["p2pfish.net", "p2pfish.session", "p2pfish.crypto", "zmq"],
-    "ui": ["p2pfish.net", "zmq"],
+    "ui": ["p2pfish.net", "p2pfish.session", "zmq"],
 }  # fmt: skip
 
 

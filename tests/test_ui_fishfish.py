@@ -571,3 +571,10 @@ def test_a_whole_game_played_with_the_enter_key() -> None:
     assert any(line.startswith("you lays a Peche card face down") for line in logged)
     assert any(" reveals the Peche card (round " in line for line in logged)
     assert any(" bets " in line or " passes " in line for line in logged)
+
+
+def test_an_absurdly_long_number_is_refused_with_a_reason() -> None:
+    for each, moment in moments():
+        view, legal = moment.view, list(moment.legal)
+        for typed in ("9" * 5000, "x " + "9" * 5000):
+            assert isinstance(parse(typed, view, legal, each.names), str)

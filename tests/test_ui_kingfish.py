@@ -740,3 +740,10 @@ def test_a_whole_game_played_by_keys_on_an_80_by_24_screen() -> None:
     assert any(line.startswith("Bob put a bait face down") for line in logged)
     assert any(" turned up the bait " in line for line in logged)
     assert any(line.startswith("Ponds: ") for line in logged)
+
+
+def test_an_absurdly_long_number_is_refused_with_a_reason() -> None:
+    for each, moment in moments():
+        view, legal = moment.view, list(moment.legal)
+        for typed in ("9" * 5000, "x " + "9" * 5000):
+            assert isinstance(parse(typed, view, legal, each.names), str)

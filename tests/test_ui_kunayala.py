@@ -500,3 +500,9 @@ def test_a_whole_game_played_with_the_enter_key() -> None:
     assert any(line.endswith(" is turned up.") for line in logged)
     assert any("you puts face-up card" in line for line in logged)
     assert any(line.startswith("you reveals their colour") for line in logged)
+
+
+def test_an_absurdly_long_number_is_refused_with_a_reason() -> None:
+    for each, decision in decisions():
+        for typed in ("own 1 " + "9" * 5000 + " 0", "give 1 " + "9" * 5000 + " 0 0", "9" * 5000):
+            assert isinstance(parse(typed, decision.view, list(decision.legal), each.names), str)

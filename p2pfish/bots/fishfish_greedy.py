@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple, TypeVar
 
+from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
 from p2pfish.games.fishfish import (
     BREDOUILLE,
@@ -78,7 +79,6 @@ TEMPERATURE: Final = 0.6
 """The Fisherman's softmax temperature, in points: lower plays the best more often, higher bluffs more."""
 ROUNDING: Final = 20
 """Model numbers are rounded to 1/ROUNDING so that the look-ahead caches are shared between decisions."""
-TIE: Final = 1e-9
 
 PRISES: Final = PECHE_DECK[PRISE]
 CARDS: Final = sum(PECHE_DECK.values())
@@ -537,9 +537,7 @@ class GreedyFishFish:
             line_value(line.bait, pool, hand, bet, reveal=reveal_now, model=model, chance=chance)
             for bet in range(hand + 1)
         ]
-        top = max(values)
-        ties = [action for action, v in zip(legal, values, strict=True) if v >= top - TIE]
-        return ties[self._rng.randrange(len(ties))]
+        return pick_best(self._rng, legal, values)
 
     # --- as the Fisherman ---
 

@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
 from p2pfish.games.kingfish import (
     COURT,
@@ -48,7 +49,6 @@ TEN_WORTH: Final = 0.3
 """... and a ten (lower numbers in proportion, an ace nothing: it catches nothing)."""
 TACKLE_WORTH: Final = 0.2
 """How much a kept tackle card's own worth counts beside what it catches in the ponds now."""
-TIE: Final = 1e-9
 
 RANK_VALUES: Final = tuple(range(1, len(RANKS) + 1))
 
@@ -182,10 +182,7 @@ class GreedyKingFish:
         return legal[self._rng.randrange(len(legal))]
 
     def _best(self, legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
-        values = [value(action) for action in legal]
-        best = max(values)
-        ties = [action for action, v in zip(legal, values, strict=True) if v >= best - TIE]
-        return ties[self._rng.randrange(len(ties))]
+        return pick_best(self._rng, legal, [value(action) for action in legal])
 
 
 def _outranks(bait: str | None, mine: str | None) -> float:

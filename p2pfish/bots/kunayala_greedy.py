@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
 from p2pfish.games.kunayala import (
     BONES,
@@ -46,7 +47,6 @@ LEAD_WEIGHT: Final = 1.5
 """The part of the octopuses still to come that the current coral leader is counted as getting."""
 EXPOSED: Final = 0.8
 """The cost, per fish of the bot's colour, of a run of two same-background fish: a third one curses them."""
-TIE: Final = 1e-9
 
 COLOUR_INDEX: Final = {colour: i for i, colour in enumerate(FISH_COLOURS)}
 AXES: Final = ((1, 0), (0, 1))
@@ -237,10 +237,7 @@ class GreedyKunaYala:
         return legal[self._rng.randrange(len(legal))]  # an octopus: any coral scores the same
 
     def _best(self, legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
-        values = [value(action) for action in legal]
-        best = max(values)
-        ties = [action for action, v in zip(legal, values, strict=True) if v >= best - TIE]
-        return ties[self._rng.randrange(len(ties))]
+        return pick_best(self._rng, legal, [value(action) for action in legal])
 
     def _own_turn(self, view: View) -> Callable[[Action], float]:
         table = Table(view)

@@ -9,7 +9,9 @@ Everything here is plain ASCII ("Peche"): the log has no ASCII mode of its own.
 """
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
+from p2pfish.core.options import is_number
 from p2pfish.games.fishfish import BREDOUILLE, LINES, PRISE, Bait, Bet
+from p2pfish.ui.drawing import name_of
 
 KIND_NAMES = {PRISE: "Prise", BREDOUILLE: "Bredouille"}
 KIND_MEANINGS = {
@@ -30,7 +32,7 @@ def tiles_text(tiles: int) -> str:
 def round_and_line(purpose: str) -> tuple[int, int] | None:
     """(round, line) of a Pêche purpose ``peche/<round>/<line>``, None for anything else."""
     parts = purpose.split("/")
-    if len(parts) != 3 or parts[0] != "peche" or not all(p.isascii() and p.isdigit() for p in parts[1:]):
+    if len(parts) != 3 or parts[0] != "peche" or not all(is_number(p) for p in parts[1:]):
         return None
     return int(parts[1]), int(parts[2])
 
@@ -40,14 +42,10 @@ def _where(purpose: str) -> str:
     return "" if found is None else f" (round {found[0]}, line {found[1]})"
 
 
-def _name(seat: int, names: tuple[str, ...]) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-
 def narrate(seat: int | None, action: Action, names: tuple[str, ...]) -> str:
     if seat is None:
         return _chance(action, names)
-    who = _name(seat, names)
+    who = name_of(names, seat)
     if isinstance(action, Bait):
         return f"{who} casts a new line with bait {action.value}."
     if isinstance(action, (Commit, SecretChoice)):

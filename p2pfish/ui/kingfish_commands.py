@@ -117,7 +117,8 @@ def command(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
 
 NOTE = re.compile(r"\([^)]*\)")
 """A note in parentheses in a line of the move list, like "(face down)"."""
-NUMBER = re.compile(r"[+-]?\d+")
+NUMBER = re.compile(r"[+-]?\d{1,9}")
+"""A number a player may type (a longer run of digits is no move, and int() would refuse it)."""
 
 
 @dataclass(frozen=True, slots=True)

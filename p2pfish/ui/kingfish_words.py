@@ -11,6 +11,7 @@ pond — and those reach the log as no action at all: the board shows their resu
 """
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
+from p2pfish.core.options import is_number
 from p2pfish.games.kingfish import (
     HAND_SIZE,
     POND_SIZE,
@@ -24,6 +25,7 @@ from p2pfish.games.kingfish import (
     is_label,
     suit,
 )
+from p2pfish.ui.drawing import name_of
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -54,19 +56,15 @@ def points_text(points: int) -> str:
 def round_of(deck: str) -> int | None:
     """The round number of a round deck ``round-<r>``, None for anything else."""
     number = deck.removeprefix(ROUND_DECK_PREFIX)
-    if deck.startswith(ROUND_DECK_PREFIX) and number.isascii() and number.isdigit():
+    if deck.startswith(ROUND_DECK_PREFIX) and is_number(number):
         return int(number)
     return None
-
-
-def _name(seat: int, names: tuple[str, ...]) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 def narrate(seat: int | None, action: Action, names: tuple[str, ...]) -> str:
     if seat is None:
         return _chance(action, names)
-    who = _name(seat, names)
+    who = name_of(names, seat)
     if isinstance(action, ChoosePond):
         return f"{who} chose pond {action.pond + 1}."
     if isinstance(action, PlayLine):
@@ -88,7 +86,7 @@ def _chance(action: Action, names: tuple[str, ...]) -> str:
         return f"Round {number}: a fresh deck, shuffled by every seat." if number else "A deck is shuffled."
     if isinstance(action, Dealt):
         if action.to is not None:
-            who = _name(action.to, names)
+            who = name_of(names, action.to)
             return f"{who} is dealt {len(action.positions)} cards, face down."
         labels = action.labels or ()
         if len(labels) == PONDS * POND_SIZE and action.positions[:1] == (len(names) * HAND_SIZE,):

@@ -124,7 +124,8 @@ def command(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
 
 CARD_NOTE = re.compile(r"\([^)]*[a-z][^)]*\)")
 """A parenthesised card name in a line of the move list, like "(red fish, sand)"."""
-NUMBER = re.compile(r"[+-]?\d+")
+NUMBER = re.compile(r"[+-]?\d{1,9}")
+"""A number a player may type (a longer run of digits is no move, and int() would refuse it)."""
 
 
 def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...] = ()) -> Action | str:

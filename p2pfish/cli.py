@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from p2pfish.netplay import Frontend, PeerOptions
 
 EXIT_USAGE = 2
+MAX_PORT = 65535
 
 
 class _Parser(argparse.ArgumentParser):
@@ -146,6 +147,8 @@ def _front(args: argparse.Namespace, options: "PeerOptions") -> "Frontend":
 def cmd_host(args: argparse.Namespace) -> int:
     from p2pfish.netplay import host_game, run
 
+    if not 0 <= args.port <= MAX_PORT:
+        raise MalformedInput(f"--port must be 0 (any free port) to {MAX_PORT}, not {args.port}")
     options = _peer_options(args)
     if not options.bot:
         from p2pfish.ui.kits import kit_for
@@ -161,6 +164,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from p2pfish.netplay import join_game, run
 
+    if args.wait <= 0:
+        raise MalformedInput("--wait must be a positive number of seconds")
     options = _peer_options(args)
     return run(join_game(args.address, args.code, options, args.wait, _front(args, options)))
 

@@ -7,6 +7,7 @@ and that every transcript verifies on its own.
 
 import json
 import os
+import random
 import selectors
 import subprocess
 import sys
@@ -16,11 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from p2pfish.bots import make_bot
 from p2pfish.cheats import Cheat
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.games import get_rules
 from p2pfish.net.lobby import new_join_code
+from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit
 
 LOOPBACK = "127.0.0.1"
@@ -175,7 +178,7 @@ class MatchTable:
         self.code = new_join_code()
         self.env = {**os.environ, "XDG_STATE_HOME": str(workdir / "state"), "PYTHONUNBUFFERED": "1"}
         self.transcripts = [workdir / f"seat{seat}.jsonl" for seat in range(players)]
-        self.kinds = [kinds[seat % len(kinds)] for seat in range(players)]
+        self.kinds = list(bot_kinds_for(players, kinds))
         self.seed = seed
         self.peers: list[PeerProcess] = []
         self.address = ""
@@ -232,8 +235,10 @@ def run_match(
 ) -> MatchResult:
     rules = get_rules(game)
     rules.new_game(players, {})
-    if not kinds:
-        raise MalformedInput("name at least one bot kind")
+    if timeout_s <= 0:
+        raise MalformedInput("the match timeout must be a positive number of seconds")
+    for kind in bot_kinds_for(players, kinds):
+        make_bot(kind, game, random.Random())
     extra = [] if cheat is None else ["--cheat", cheat.to_flag(), "--timeout", str(CHEAT_PEER_TIMEOUT_S)]
     if cheat is not None:
         cheat.check(game, players)

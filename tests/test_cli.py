@@ -130,3 +130,19 @@ def test_a_file_that_is_not_a_store_and_a_bad_folder_are_one_line_errors(
     a_file.write_text("")
     code, _, err = run(capsys, "identity", "--dir", str(a_file / "sub"))
     assert code == 2 and "Not a directory" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "kingfish", "--players", "3", "--bots", "nope"],
+        ["match", "kingfish", "--players", "3", "--timeout", "0"],
+        ["join", "127.0.0.1:1", "--code", "ABC234", "--wait", "-1", "--bot", "random"],
+        ["host", "kingfish", "--port", "99999", "--bot", "random"],
+        ["host", "fishnstones", "--bind", "1.2.3.4", "--bot", "random", "--no-discovery"],
+    ],
+)
+def test_a_bad_network_command_line_is_refused_at_once_with_one_line(argv: list[str]) -> None:
+    argv = [sys.executable, "-m", "p2pfish", *argv]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done

@@ -15,19 +15,17 @@ import hashlib
 import hmac
 import json
 import secrets
-import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import zmq
 import zmq.asyncio
-from zmq.utils import z85
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
-from p2pfish.net.mesh import CURVE_KEY_CHARS
+from p2pfish.net.mesh import CURVE_KEY_CHARS, is_curve_key, is_tcp_endpoint
 from p2pfish.session.envelope import canonical, parse_json
 from p2pfish.session.setup import GameSetup
 
@@ -104,26 +102,11 @@ class PlayerCard:
         )
         if not card.valid():
             raise MalformedInput(f"the player card of {card.name!r} is not signed by its identity")
-        if not _is_curve_key(card.curve_public):
+        if not is_curve_key(card.curve_public):
             raise MalformedInput(f"the player card of {card.name!r} holds no {CURVE_KEY_CHARS}-character CURVE key")
-        if not _is_tcp_endpoint(card.endpoint):
+        if not is_tcp_endpoint(card.endpoint):
             raise MalformedInput(f"the player card of {card.name!r} holds no tcp://HOST:PORT endpoint")
         return card
-
-
-def _is_curve_key(text: str) -> bool:
-    if len(text) != CURVE_KEY_CHARS or not text.isascii():
-        return False
-    try:
-        z85.decode(text)
-    except (ValueError, KeyError, struct.error):  # pyzmq's decoder raises each, for other bad text
-        return False
-    return True
-
-
-def _is_tcp_endpoint(text: str) -> bool:
-    host, _, port = text.removeprefix("tcp://").rpartition(":")
-    return text.isascii() and text.startswith("tcp://") and bool(host) and port.isdigit() and 1 <= int(port) <= 65535
 
 
 def _sealed(key: bytes, message: dict[str, Json]) -> bytes:

@@ -10,12 +10,14 @@ reconnect; the peer runner (node.py) does, from the session's log.
 """
 
 import asyncio
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import zmq
 import zmq.asyncio
 from zmq.auth.asyncio import AsyncioAuthenticator
+from zmq.utils import z85
 
 from p2pfish.core.errors import MalformedInput
 
@@ -39,20 +41,31 @@ class MeshPeer:
     curve_public: str
 
     def __post_init__(self) -> None:
-        if len(self.curve_public) != CURVE_KEY_CHARS or not self.curve_public.isascii():
+        if not is_curve_key(self.curve_public):
             raise MalformedInput(f"a CURVE public key is {CURVE_KEY_CHARS} Z85 characters")
-        if not self.endpoint.startswith("tcp://"):
+        if not is_tcp_endpoint(self.endpoint):
             raise MalformedInput(f"a peer endpoint looks like tcp://HOST:PORT, not {self.endpoint!r}")
+
+
+def is_curve_key(text: str) -> bool:
+    if len(text) != CURVE_KEY_CHARS or not text.isascii():
+        return False
+    try:
+        z85.decode(text)
+    except (ValueError, KeyError, struct.error):  # pyzmq's decoder raises each, for other bad text
+        return False
+    return True
+
+
+def is_tcp_endpoint(text: str) -> bool:
+    host, _, port = text.removeprefix("tcp://").rpartition(":")
+    return text.isascii() and text.startswith("tcp://") and bool(host) and port.isdigit() and 1 <= int(port) <= 65535
 
 
 def new_curve_keypair() -> tuple[str, str]:
     """(public, secret) as Z85 text."""
     public, secret = zmq.curve_keypair()
     return public.decode("ascii"), secret.decode("ascii")
-
-
-def curve_public_of(secret: str) -> str:
-    return zmq.curve_public(secret.encode("ascii")).decode("ascii")
 
 
 class _RosterKeys:
@@ -91,14 +104,14 @@ class Mesh:
         self._router.curve_publickey = self._public
         self._router.linger = 0
         self._router.handshake_ivl = int(ROSTER_WAIT_S * 1000)
+        self._dealers: dict[int, zmq.Socket[bytes]] = {}
+        """Plain sockets: a send that cannot be queued fails at once (zmq.Again) instead of later."""
         try:
             self._router.bind(bind)
         except zmq.ZMQError as error:
             self.close()
             raise MalformedInput(f"cannot listen on {bind}: {error.strerror}") from None
         self.endpoint: str = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
-        self._dealers: dict[int, zmq.Socket[bytes]] = {}
-        """Plain sockets: a send that cannot be queued fails at once (zmq.Again) instead of later."""
         self.me = -1
 
     @property

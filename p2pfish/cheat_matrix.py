@@ -10,7 +10,9 @@ import tempfile
 import time
 from collections.abc import Sequence
 
-from p2pfish.cheats import DECK_GAMES, DECK_KINDS, KINDS, Cheat
+from p2pfish.cheats import KINDS, Cheat
+from p2pfish.core.errors import P2pfishError
+from p2pfish.games import get_rules
 from p2pfish.match import run_match
 
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
@@ -25,33 +27,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seat", type=int, default=1, help="the cheating seat (default 1)")
     parser.add_argument("--json", action="store_true", help="one JSON object per match")
     args = parser.parse_args(argv)
+    try:
+        cases = [
+            (game, cheat)
+            for game in args.games.split(",")
+            if get_rules(game)
+            for kind in args.kinds.split(",")
+            if (cheat := Cheat.parse(f"{args.seat}:{kind}")).applies_to(game)
+        ]
+        for game, cheat in cases:
+            cheat.check(game, PLAYERS)
+    except P2pfishError as error:
+        parser.error(error.reason)
     started = time.monotonic()
     caught, tried = 0, 0
-    for game in args.games.split(","):
-        for kind in args.kinds.split(","):
-            if kind in DECK_KINDS and game not in DECK_GAMES:
-                continue
-            cheat = Cheat.parse(f"{args.seat}:{kind}")
-            scratch = tempfile.mkdtemp(prefix="p2pfish-cheat-")
-            saved, tempfile.tempdir = tempfile.tempdir, scratch
-            try:
-                result = run_match(game, PLAYERS, ["greedy", "random"], tried, MATCH_TIMEOUT_S, cheat=cheat)
-            finally:
-                tempfile.tempdir = saved
-            tried += 1
-            verdict = result.cheat
-            assert verdict is not None
-            caught += verdict.caught
-            if verdict.caught:
-                shutil.rmtree(scratch, ignore_errors=True)
-            else:
-                print(f"  (its peers' logs and stores are kept in {scratch})")
-            if args.json:
-                print(json.dumps({"game": game, **verdict.to_wire(), "wall_s": result.wall_s}), flush=True)
-            else:
-                faults = {str(f.get("reason"))[:70] for f in result.faults if isinstance(f, dict)}
-                line = "caught" if verdict.caught else "MISSED " + "; ".join(verdict.problems)
-                print(f"{game:12} {kind:18} {line:8} blamed {verdict.blamed}  {result.wall_s:5.1f} s  {faults}")
+    for game, cheat in cases:
+        kind = cheat.kind
+        scratch = tempfile.mkdtemp(prefix="p2pfish-cheat-")
+        saved, tempfile.tempdir = tempfile.tempdir, scratch
+        try:
+            result = run_match(game, PLAYERS, ["greedy", "random"], tried, MATCH_TIMEOUT_S, cheat=cheat)
+        finally:
+            tempfile.tempdir = saved
+        tried += 1
+        verdict = result.cheat
+        assert verdict is not None
+        caught += verdict.caught
+        if verdict.caught:
+            shutil.rmtree(scratch, ignore_errors=True)
+        else:
+            print(f"  (its peers' logs and stores are kept in {scratch})")
+        if args.json:
+            print(json.dumps({"game": game, **verdict.to_wire(), "wall_s": result.wall_s}), flush=True)
+        else:
+            faults = {str(f.get("reason"))[:70] for f in result.faults if isinstance(f, dict)}
+            line = "caught" if verdict.caught else "MISSED " + "; ".join(verdict.problems)
+            print(f"{game:12} {kind:18} {line:8} blamed {verdict.blamed}  {result.wall_s:5.1f} s  {faults}")
     print(f"{caught}/{tried} cheats caught by every honest peer in {time.monotonic() - started:.0f} s")
     return 0 if caught == tried else 1
 

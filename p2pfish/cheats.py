@@ -16,8 +16,10 @@ from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError
 from p2pfish.core.wire import Json
 from p2pfish.crypto import p256
 from p2pfish.session import bodies
-from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope, seal
+from p2pfish.session.envelope import MAX_MESSAGE_BYTES, Signer, open_envelope, seal
 from p2pfish.session.session import Session
+from p2pfish.session.setup import GameSetup
+from p2pfish.session.store import Store
 
 KINDS: Final = (
     "forged-signature",
@@ -57,19 +59,23 @@ class Cheat:
         """Refuse a seat outside the table or a kind the game has no use for."""
         if self.seat >= players:
             raise MalformedInput(f"--cheat names seat {self.seat}, but the seats are 0..{players - 1}")
-        if self.kind in DECK_KINDS and game not in DECK_GAMES:
+        if not self.applies_to(game):
             raise MalformedInput(f"{game} deals no cards, so {self.kind} does not apply ({', '.join(DECK_GAMES)} do)")
+
+    def applies_to(self, game: str) -> bool:
+        return self.kind not in DECK_KINDS or game in DECK_GAMES
 
     def to_flag(self) -> str:
         return f"{self.seat}:{self.kind}"
 
 
-def make_session(cheat: Cheat | None, *args: Any, **kwargs: Any) -> Session:
+def make_session(
+    cheat: Cheat | None, setup: GameSetup, seat: int, signer: Signer, store: Store, **kwargs: Any
+) -> Session:
     """The honest Session, or a CheatingSession when this peer's seat is the cheat's."""
-    seat = args[1]
     if cheat is None or cheat.seat != seat:
-        return Session(*args, **kwargs)
-    return CheatingSession(*args, kind=cheat.kind, **kwargs)
+        return Session(setup, seat, signer, store, **kwargs)
+    return CheatingSession(setup, seat, signer, store, kind=cheat.kind, **kwargs)
 
 
 def resume_session(cheat: Cheat | None, store: Any, signer: Any, **kwargs: Any) -> Session:

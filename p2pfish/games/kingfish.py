@@ -267,8 +267,6 @@ class State(NamedTuple):
     """(seat, fish caught or None) in reeling order, this excursion."""
     tackle: tuple[int, ...]
     """Tackle-box cards not yet kept."""
-    kept: int
-    """Seats that kept a tackle-box card so far this excursion."""
     discarded: tuple[int, ...]
     caught: tuple[tuple[str, ...], ...]
     """Fish each seat caught this round."""
@@ -291,6 +289,11 @@ class State(NamedTuple):
     @property
     def chooser(self) -> int:
         return (self.dealer + max(self.excursion, 1) - 1) % self.players
+
+    @property
+    def kept(self) -> int:
+        """Seats that kept a tackle-box card so far this excursion (one card per seat was turned up)."""
+        return self.players - len(self.tackle)
 
     @property
     def deck_left(self) -> int:
@@ -375,7 +378,6 @@ def _fresh_excursion(state: State) -> State:
         reeled=(False,) * players,
         reel_log=(),
         tackle=(),
-        kept=0,
     )
 
 
@@ -469,8 +471,7 @@ class KingFish:
             reeled=(False,) * players,
             reel_log=(),
             tackle=(),
-            kept=0,
-            discarded=(),
+                discarded=(),
             caught=((),) * players,
             history=(),
         )
@@ -602,7 +603,7 @@ class KingFish:
             started = state._replace(shown=shown, ponds=ponds, next_position=next_position)
             return self._next_excursion(started)
         return self._settle_tackle(
-            state._replace(shown=shown, tackle=request.positions, kept=0, next_position=next_position, phase=TACKLE)
+            state._replace(shown=shown, tackle=request.positions, next_position=next_position, phase=TACKLE)
         )
 
     def _next_excursion(self, state: State) -> State:
@@ -630,11 +631,7 @@ class KingFish:
         if action.deck != state.deck:
             raise IllegalAction(f"played a card of {action.deck}, but this round's deck is {state.deck}", seat)
         hand = self._hand_card(state, seat, action.position, "line")
-        public = state.shown[action.position]
-        if not is_label(action.label) or (public is not None and public != action.label):
-            raise IllegalAction(f"named its line card {action.label!r}, which is not the card it holds there", seat)
-        if public is None and action.label in state.shown:
-            raise IllegalAction(f"named its line card {action.label}, which is already on the table", seat)
+        _check_face(state, seat, action.position, action.label, "line card")
         lines = _replace_at(state.lines, seat, action.position)
         shown = _show(state.shown, (action.position,), (action.label,))
         phase = BAIT if None not in lines else LINE
@@ -659,11 +656,7 @@ class KingFish:
                     f"(position {state.baits[seat]})",
                     seat,
                 )
-            public = state.shown[action.position]
-            if not is_label(action.label) or (public is not None and public != action.label):
-                raise IllegalAction(f"named its bait {action.label!r}, which is not the card it played", seat)
-            if public is None and action.label in state.shown:
-                raise IllegalAction(f"named its bait {action.label}, which is already on the table", seat)
+            _check_face(state, seat, action.position, action.label, "bait")
             shown = _show(state.shown, (action.position,), (action.label,))
             return self._settle_reel(state._replace(shown=shown))
         if not isinstance(action, Catch):
@@ -790,6 +783,16 @@ def _label_field(obj: Mapping[str, Json], name: str) -> str:
     return label
 
 
+def _check_face(state: State, seat: int, position: int, label: str, what: str) -> None:
+    """A card turned up must be named as a card of the deck, as itself when it is public already, and not
+    as a card already on the table (its keys prove the rest, in the session)."""
+    public = state.shown[position]
+    if not is_label(label) or (public is not None and public != label):
+        raise IllegalAction(f"named its {what} {label!r}, which is not the card it played there", seat)
+    if public is None and label in state.shown:
+        raise IllegalAction(f"named its {what} {label}, which is already on the table", seat)
+
+
 def _next_positions(state: State, count: int) -> tuple[int, ...]:
     return tuple(range(state.next_position, state.next_position + count))
 
@@ -821,7 +824,6 @@ def _keep(state: State, seat: int, position: int) -> State:
     return state._replace(
         hands=_replace_at(state.hands, seat, (*state.hands[seat], position)),
         tackle=tuple(p for p in state.tackle if p != position),
-        kept=state.kept + 1,
     )
 
 

@@ -26,12 +26,12 @@ from p2pfish.ui.app import GameApp, Lobby
 from p2pfish.ui.kits import kit_for
 
 
-class NodeController:
-    """The app's window on one seat of a networked game."""
+class SessionWindow:
+    """What the app reads of one seat's session: its view, its decision, whom it waits for."""
 
-    def __init__(self, session: Session, node: PeerNode) -> None:
+    def __init__(self, session: Session) -> None:
         assert session.seat is not None
-        self.session, self.node = session, node
+        self.session = session
         self.seat: int = session.seat
         self.names: tuple[str, ...] = session.setup.names
         self.game: str = session.setup.game
@@ -48,6 +48,14 @@ class NodeController:
     def progress(self) -> str:
         return self.session.progress()
 
+
+class NodeController(SessionWindow):
+    """The app's window on one seat of a networked game."""
+
+    def __init__(self, session: Session, node: PeerNode) -> None:
+        super().__init__(session)
+        self.node = node
+
     def act(self, action: Action) -> None:
         self.node.act(action)
 
@@ -58,29 +66,14 @@ class NodeController:
         self.node.leave()
 
 
-class TableController:
+class TableController(SessionWindow):
     """The app's window on one seat of an in-memory table whose other seats are bots: the same app,
     the same sessions and crypto, without sockets (for tests and the keypress benchmark)."""
 
     def __init__(self, table: MemoryTable, seat: int, app: GameApp) -> None:
+        super().__init__(table.sessions[seat])
         self.table, self.app = table, app
-        self.seat = seat
-        self.session = table.sessions[seat]
-        self.names: tuple[str, ...] = table.setup.names
-        self.game: str = table.setup.game
         self.left = False
-
-    def view(self) -> Any:
-        return self.session.view()
-
-    def decision(self) -> tuple[Any, list[Action]] | None:
-        return self.session.decision()
-
-    def waiting_for(self) -> tuple[int, ...]:
-        return tuple(seat for seat in self.session.waiting_for() if seat != self.seat)
-
-    def progress(self) -> str:
-        return self.session.progress()
 
     def act(self, action: Action) -> None:
         self.session.act(action)

@@ -471,7 +471,7 @@ class KingFish:
             reeled=(False,) * players,
             reel_log=(),
             tackle=(),
-                discarded=(),
+            discarded=(),
             caught=((),) * players,
             history=(),
         )

@@ -1,21 +1,14 @@
 """The terminal app driven headless (pipe input, dummy output) against bot seats of an in-memory
 table: a whole game by keys, typed commands legal and illegal, help, leaving, a small terminal."""
 
-import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+import functools
 
+import ui_helpers
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from ui_helpers import drive, until
 
-from p2pfish.bots import make_bot
-from p2pfish.crypto.identity import Identity
 from p2pfish.games.fishnstones import Cast, View
-from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.setup import GameSetup
-from p2pfish.ui.app import GameApp
 from p2pfish.uiplay import TableController
 
 
@@ -24,21 +17,10 @@ class SmallOutput(DummyOutput):
         return Size(rows=20, columns=60)
 
 
-@contextmanager
-def table_app(output: DummyOutput | None = None) -> Iterator[tuple[GameApp, TableController, PipeInput]]:
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(4)]
-    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("you", "b1", "b2", "b3"))
-    bots = [
-        make_bot(kind, "fishnstones", random.Random(seat)) for seat, kind in enumerate(["greedy", "random", "greedy"])
-    ]
-    table = MemoryTable(setup, signers, [None, *(bot.choose for bot in bots)])
-    with create_pipe_input() as pipe:
-        app = GameApp(input=pipe, output=output or DummyOutput())
-        controller = TableController(table, 0, app)
-        app.start(controller)
-        table.start()
-        controller.settle()
-        yield app, controller, pipe
+NAMES = ("you", "b1", "b2", "b3")
+BOTS = (("greedy", 0), ("random", 1), ("greedy", 2))
+"""The (kind, rng seed) of the bots at seats 1 to 3."""
+table_app = functools.partial(ui_helpers.table_app, "fishnstones", NAMES, bots=BOTS)
 
 
 def my_view(controller: TableController) -> View:
@@ -48,7 +30,7 @@ def my_view(controller: TableController) -> View:
 
 
 def test_a_whole_game_played_with_the_keyboard() -> None:
-    with table_app() as (app, controller, pipe):
+    with table_app() as (app, controller, pipe, _):
 
         async def script() -> None:
             moves = 0
@@ -69,7 +51,7 @@ def test_a_whole_game_played_with_the_keyboard() -> None:
 
 
 def test_typed_commands_play_legal_moves_and_explain_illegal_ones() -> None:
-    with table_app() as (app, controller, pipe):
+    with table_app() as (app, controller, pipe, _):
 
         async def script() -> None:
             pipe.send_text("cast 2\r")
@@ -92,7 +74,7 @@ def test_typed_commands_play_legal_moves_and_explain_illegal_ones() -> None:
 
 
 def test_help_opens_on_question_mark_and_leaving_can_be_declined() -> None:
-    with table_app() as (app, controller, pipe):
+    with table_app() as (app, controller, pipe, _):
 
         async def script() -> None:
             pipe.send_text("?")
@@ -113,7 +95,7 @@ def test_help_opens_on_question_mark_and_leaving_can_be_declined() -> None:
 
 
 def test_a_terminal_too_small_says_so() -> None:
-    with table_app(SmallOutput()) as (app, _, pipe):
+    with table_app(output=SmallOutput()) as (app, _, pipe, _):
 
         async def script() -> None:
             assert app._too_small()
@@ -127,7 +109,7 @@ def test_a_terminal_too_small_says_so() -> None:
 
 
 def test_the_cast_choices_name_each_column_by_its_spots() -> None:
-    with table_app() as (app, controller, _):
+    with table_app() as (app, controller, _, _):
         decision = controller.decision()
         assert decision is not None
         assert [type(action) for action in decision[1]] == [Cast, Cast, Cast]

@@ -2,20 +2,13 @@
 narration) on views of real rules-only games for 2 to 8 players, and the app itself playing a whole
 game headless. The Fisherman's face-down Pêche card must never show on anyone else's screen."""
 
-import functools
-import random
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 
+import ui_helpers
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
-from ui_helpers import drive, until
+from ui_helpers import Recorder, drive, table_app, until
 
-from p2pfish.bots import make_bot
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
-from p2pfish.core.game import Outcome
-from p2pfish.crypto.identity import Identity
 from p2pfish.games.fishfish import (
     BAIT,
     BET,
@@ -35,16 +28,11 @@ from p2pfish.games.fishfish import (
     View,
     peche_purpose,
 )
-from p2pfish.selfplay import Step, play_game
-from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.setup import GameSetup
 from p2pfish.ui import fishfish_commands, fishfish_screen
-from p2pfish.ui.app import GameApp
 from p2pfish.ui.fishfish_commands import command, describe, parse
 from p2pfish.ui.fishfish_screen import HEIGHT, WIDTH, board, kinds_text, score_parts, scores, status
 from p2pfish.ui.fishfish_words import narrate
 from p2pfish.ui.kits import FISHFISH, kit_for
-from p2pfish.uiplay import TableController
 
 NAMES = ("Ann", "Bob", "Carla", "Dmitri", "Eve", "Fernando", "Gunnhildur", "Hiroshi")
 SEEDS = ((2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6), (8, 7), (8, 8))
@@ -53,68 +41,22 @@ STEMS = {PRISE: "pris", BREDOUILLE: "bred"}
 """What any mention of a Pêche card contains (PRISE, Prise, BRED., Bredouille...), in lower case."""
 
 
-@dataclass(frozen=True)
-class Moment:
-    """One decision of a real game: every seat's view of the state, and the acting seat's choice."""
+RECORDED = Recorder(RULES, NAMES, SEEDS)
+Moment = ui_helpers.Moment[State, View]
+Game = ui_helpers.Game[State, View]
+game = RECORDED.game
+games = RECORDED.games
+moments = RECORDED.moments
 
-    state: State
-    views: tuple[View, ...]
-    seat: int
-    legal: tuple[Action, ...]
-    choice: Action
-    secret: str | None
+
+def secret_of(moment: Moment) -> str | None:
     """The Fisherman's face-down card under the current line, while one lies on the water."""
-
-    @property
-    def view(self) -> View:
-        return self.views[self.seat]
-
-
-@dataclass(frozen=True)
-class Game:
-    players: int
-    names: tuple[str, ...]
-    moments: tuple[Moment, ...]
-    events: tuple[tuple[int | None, Action], ...]
-    final: tuple[View, ...]
-    outcome: Outcome
-
-
-@functools.cache
-def game(players: int, seed: int) -> Game:
-    moments: list[Moment] = []
-    events: list[tuple[int | None, Action]] = []
-
-    def hook(step: Step) -> None:
-        events.append((step.seat, step.action))
-        if step.seat is None:
-            return
-        state: State = step.before
-        views = tuple(RULES.view(state, seat, step.known[seat]) for seat in range(players))
-        legal = tuple(RULES.legal_actions(state, step.seat, step.known[step.seat]))
-        secret = None
-        if state.lines and state.lines[-1].committed and not state.lines[-1].checked:
-            value = step.known[state.fisherman][state.purpose]
-            assert isinstance(value, str)
-            secret = value
-        moments.append(Moment(state, views, step.seat, legal, step.choice, secret))
-
-    bots = [make_bot("random", RULES.id, random.Random(seed * 10 + seat)) for seat in range(players)]
-    outcome, state = play_game(RULES, players, {}, bots, random.Random(seed), on_step=hook)
-    final = tuple(RULES.view(state, seat, {}) for seat in range(players))
-    return Game(players, NAMES[:players], tuple(moments), tuple(events), final, outcome)
-
-
-def games() -> Iterator[Game]:
-    for players, seed in SEEDS:
-        yield game(players, seed)
-
-
-def moments(phase: str | None = None) -> Iterator[tuple[Game, Moment]]:
-    for each in games():
-        for moment in each.moments:
-            if phase is None or moment.view.phase == phase:
-                yield each, moment
+    state = moment.state
+    if state.lines and state.lines[-1].committed and not state.lines[-1].checked:
+        value = moment.known[state.fisherman][state.purpose]
+        assert isinstance(value, str)
+        return value
+    return None
 
 
 def text(parts: StyleAndTextTuples) -> str:
@@ -255,9 +197,9 @@ def test_start_and_end_boards() -> None:
 def test_only_the_fisherman_sees_his_peche_cards() -> None:
     checked = 0
     for each, moment in moments():
-        if moment.secret is None:
+        secret = secret_of(moment)
+        if secret is None:
             continue
-        secret = moment.secret
         other = BREDOUILLE if secret == PRISE else PRISE
         revealed = {kind: sum(line.peche == kind for line in moment.state.lines) for kind in (PRISE, BREDOUILLE)}
         for view in moment.views:
@@ -500,19 +442,9 @@ def test_narration_gives_one_line_per_event() -> None:
 
 
 def test_a_whole_game_played_with_the_enter_key() -> None:
-    players = 4
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     names = ("you", "Bob", "Carla", "Dmitri")
-    setup = GameSetup.create("fishfish", {}, tuple(s.public_bytes for s in signers), names)
-    bots = [make_bot("random", "fishfish", random.Random(seat)) for seat in range(1, players)]
-    table = MemoryTable(setup, signers, [None, *(bot.choose for bot in bots)])
     hidden_seen = 0
-    with create_pipe_input() as pipe:
-        app = GameApp(input=pipe, output=DummyOutput(), ascii_only=True)
-        controller = TableController(table, 0, app)
-        app.start(controller)
-        table.start()
-        controller.settle()
+    with table_app("fishfish", names, ascii_only=True) as (app, controller, pipe, table):
         assert app.kit is FISHFISH
 
         def check_secrecy() -> None:

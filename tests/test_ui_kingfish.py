@@ -3,24 +3,19 @@ narration) on views of real rules-only games for 2 to 5 players, and the app its
 game headless. No screen may name a card of another seat's hand or another seat's face-down bait:
 every check of that is made against the true state and every seat's own knowledge."""
 
-import functools
-import random
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 
+import ui_helpers
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
-from ui_helpers import drive, until
+from ui_helpers import Recorder, drive, table_app, until
 
-from p2pfish.bots import make_bot
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
-from p2pfish.core.game import Known, Outcome
-from p2pfish.crypto.identity import Identity
+from p2pfish.core.game import Known
 from p2pfish.games.kingfish import (
     BAIT,
     CHOOSE,
@@ -43,79 +38,24 @@ from p2pfish.games.kingfish import (
     label_at,
     round_points,
 )
-from p2pfish.selfplay import Step, play_game
-from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.setup import GameSetup
 from p2pfish.ui import kingfish_commands, kingfish_screen
 from p2pfish.ui.app import GameApp
 from p2pfish.ui.kingfish_commands import command, describe, parse, read_card
 from p2pfish.ui.kingfish_screen import HEIGHT, STATUS_WIDTH, WIDTH, board, scores, sorted_hand, status
 from p2pfish.ui.kingfish_words import card_text, narrate
 from p2pfish.ui.kits import KINGFISH, kit_for
-from p2pfish.uiplay import TableController
 
 NAMES = ("Ann", "Bob", "Carla", "Dmitri", "Eve")
 SEEDS = ((2, 1), (3, 2), (4, 3), (5, 4), (5, 5), (3, 6))
 """(players, seed) of the games whose views the tests look at."""
 
 
-@dataclass(frozen=True)
-class Moment:
-    """One decision of a real game: every seat's view and knowledge, and the acting seat's choice."""
-
-    state: State
-    views: tuple[View, ...]
-    known: tuple[Known, ...]
-    seat: int
-    legal: tuple[Action, ...]
-    choice: Action
-
-    @property
-    def view(self) -> View:
-        return self.views[self.seat]
-
-
-@dataclass(frozen=True)
-class Game:
-    players: int
-    names: tuple[str, ...]
-    moments: tuple[Moment, ...]
-    events: tuple[tuple[int | None, Action], ...]
-    final: tuple[View, ...]
-    outcome: Outcome
-
-
-@functools.cache
-def game(players: int, seed: int) -> Game:
-    moments: list[Moment] = []
-    events: list[tuple[int | None, Action]] = []
-
-    def hook(step: Step) -> None:
-        events.append((step.seat, step.action))
-        if step.seat is None:
-            return
-        state: State = step.before
-        known = tuple(step.known)
-        views = tuple(RULES.view(state, seat, known[seat]) for seat in range(players))
-        legal = tuple(RULES.legal_actions(state, step.seat, known[step.seat]))
-        moments.append(Moment(state, views, known, step.seat, legal, step.choice))
-
-    bots = [make_bot("random", RULES.id, random.Random(seed * 10 + seat)) for seat in range(players)]
-    outcome, state = play_game(RULES, players, {}, bots, random.Random(seed), on_step=hook)
-    final = tuple(RULES.view(state, seat, {}) for seat in range(players))
-    return Game(players, NAMES[:players], tuple(moments), tuple(events), final, outcome)
-
-
-def games() -> Iterator[Game]:
-    for players, seed in SEEDS:
-        yield game(players, seed)
-
-
-def moments(phase: str | None = None) -> Iterator[tuple[Game, Moment]]:
-    for each in games():
-        for moment in each.moments:
-            if phase is None or moment.view.phase == phase:
-                yield each, moment
+RECORDED = Recorder(RULES, NAMES, SEEDS)
+Moment = ui_helpers.Moment[State, View]
+Game = ui_helpers.Game[State, View]
+game = RECORDED.game
+games = RECORDED.games
+moments = RECORDED.moments
 
 
 def find(phase: str, check: Callable[[Moment], bool] = lambda m: True) -> tuple[Game, Moment]:
@@ -666,19 +606,9 @@ async def screen_lines(app: GameApp) -> list[str]:
 
 
 def test_a_whole_game_played_by_keys_on_an_80_by_24_screen() -> None:
-    players = 3
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     names = ("you", "Bob", "Carla")
-    setup = GameSetup.create("kingfish", {}, tuple(s.public_bytes for s in signers), names)
-    bots = [make_bot("random", "kingfish", random.Random(seat)) for seat in range(1, players)]
-    table = MemoryTable(setup, signers, [None, *(bot.choose for bot in bots)])
     screens = 0
-    with create_pipe_input() as pipe:
-        app = GameApp(input=pipe, output=ScreenOutput())
-        controller = TableController(table, 0, app)
-        app.start(controller)
-        table.start()
-        controller.settle()
+    with table_app("kingfish", names, output=ScreenOutput()) as (app, controller, pipe, table):
         assert app.kit is KINGFISH
 
         async def check_screen() -> None:

@@ -1,20 +1,13 @@
 """The Kuna Yala pieces of the terminal UI (board, status, scores, move words, typed commands, help,
 narration) on views of real rules-only games, and the app itself playing a whole game headless."""
 
-import functools
-import random
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 
+import ui_helpers
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
-from ui_helpers import drive, until
+from ui_helpers import Recorder, drive, table_app, until
 
-from p2pfish.bots import make_bot
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
-from p2pfish.core.game import Outcome
-from p2pfish.crypto.identity import Identity
 from p2pfish.games.kunayala import (
     BONES,
     CORAL,
@@ -34,68 +27,23 @@ from p2pfish.games.kunayala import (
     card,
     cells_for,
 )
-from p2pfish.selfplay import Step, play_game
-from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.setup import GameSetup
 from p2pfish.ui import kunayala_commands, kunayala_screen
-from p2pfish.ui.app import GameApp
 from p2pfish.ui.kits import KUNAYALA, kit_for
 from p2pfish.ui.kunayala_commands import command, describe, parse, placement_error
 from p2pfish.ui.kunayala_screen import HEIGHT, WIDTH, board, score_parts, scores, status
 from p2pfish.ui.kunayala_words import narrate
-from p2pfish.uiplay import TableController
 
 NAMES = ("Ann", "Bob", "Carla", "Dmitri")
 SEEDS = ((2, 1), (2, 5), (3, 2), (3, 8), (4, 3), (4, 7))
 """(players, seed) of the games whose views the tests look at."""
 
 
-@dataclass(frozen=True)
-class Decision:
-    state: State
-    view: View
-    legal: tuple[Action, ...]
-    choice: Action
-
-
-@dataclass(frozen=True)
-class Game:
-    players: int
-    names: tuple[str, ...]
-    decisions: tuple[Decision, ...]
-    events: tuple[tuple[int | None, Action], ...]
-    final: tuple[View, ...]
-    outcome: Outcome
-
-
-@functools.cache
-def game(players: int, seed: int) -> Game:
-    decisions: list[Decision] = []
-    events: list[tuple[int | None, Action]] = []
-
-    def hook(step: Step) -> None:
-        events.append((step.seat, step.action))
-        if step.seat is not None:
-            known = step.known[step.seat]
-            legal = tuple(RULES.legal_actions(step.before, step.seat, known))
-            decisions.append(Decision(step.before, RULES.view(step.before, step.seat, known), legal, step.choice))
-
-    bots = [make_bot("random", RULES.id, random.Random(seed * 10 + seat)) for seat in range(players)]
-    outcome, state = play_game(RULES, players, {}, bots, random.Random(seed), on_step=hook)
-    final = tuple(RULES.view(state, seat, {}) for seat in range(players))
-    return Game(players, NAMES[:players], tuple(decisions), tuple(events), final, outcome)
-
-
-def games() -> Iterator[Game]:
-    for players, seed in SEEDS:
-        yield game(players, seed)
-
-
-def decisions(phase: str | None = None) -> Iterator[tuple[Game, Decision]]:
-    for each in games():
-        for decision in each.decisions:
-            if phase is None or decision.view.phase == phase:
-                yield each, decision
+RECORDED = Recorder(RULES, NAMES, SEEDS)
+Decision = ui_helpers.Moment[State, View]
+Game = ui_helpers.Game[State, View]
+game = RECORDED.game
+games = RECORDED.games
+decisions = RECORDED.moments
 
 
 def text(parts: StyleAndTextTuples) -> str:
@@ -199,7 +147,7 @@ def test_status_before_the_deal_and_during_the_reveals() -> None:
     drawn = text(status(RULES.view(state, 0, {}), NAMES[:3]))
     assert "not dealt yet" in drawn and "Setting up" in drawn
     each = game(3, 2)
-    reveals = [d for d in each.decisions if isinstance(d.choice, RevealCard)]
+    reveals = [d for d in each.moments if isinstance(d.choice, RevealCard)]
     assert reveals
     last = reveals[-1]
     drawn = text(status(last.view, each.names))
@@ -450,18 +398,8 @@ def test_narration_gives_one_line_per_event() -> None:
 
 
 def test_a_whole_game_played_with_the_enter_key() -> None:
-    players = 3
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     names = ("you", "Bob", "Carla")
-    setup = GameSetup.create("kunayala", {}, tuple(s.public_bytes for s in signers), names)
-    bots = [make_bot("random", "kunayala", random.Random(seat)) for seat in range(1, players)]
-    table = MemoryTable(setup, signers, [None, *(bot.choose for bot in bots)])
-    with create_pipe_input() as pipe:
-        app = GameApp(input=pipe, output=DummyOutput(), ascii_only=True)
-        controller = TableController(table, 0, app)
-        app.start(controller)
-        table.start()
-        controller.settle()
+    with table_app("kunayala", names, ascii_only=True) as (app, controller, pipe, _):
         assert app.kit is KUNAYALA
 
         async def script() -> None:

@@ -1,9 +1,35 @@
-"""Driving the terminal app headless: run it, feed it keys, and wait on conditions, never on time."""
+"""Driving the terminal app headless: run it, feed it keys, and wait on conditions, never on time;
+the app against bots of an in-memory table; and real rules-only games recorded decision by decision,
+for the UI tests of each game to look at."""
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import random
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from p2pfish.bots import make_bot
+from p2pfish.core.actions import Action
+from p2pfish.core.game import GameRules, Known, Outcome
+from p2pfish.crypto.identity import Identity
+from p2pfish.selfplay import Step, play_game
+from p2pfish.session.memory_table import MemoryTable
+from p2pfish.session.setup import GameSetup
 from p2pfish.ui.app import GameApp
+from p2pfish.uiplay import TableController
+
+
+class Phased(Protocol):
+    @property
+    def phase(self) -> str: ...
+
+
+S = TypeVar("S")
+V = TypeVar("V", bound=Phased)
 
 TIMEOUT_S = 10.0
 
@@ -27,3 +53,117 @@ def drive(app: GameApp, script: Callable[[], Awaitable[None]]) -> None:
         await asyncio.wait_for(running, TIMEOUT_S)
 
     asyncio.run(main())
+
+
+# --- real games, recorded ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Moment(Generic[S, V]):
+    """One decision of a real game: every seat's view and knowledge, and the acting seat's choice."""
+
+    state: S
+    views: tuple[V, ...]
+    known: tuple[Known, ...]
+    """Every seat's knowledge at this decision (a copy: the driver's own mappings change later)."""
+    seat: int
+    legal: tuple[Action, ...]
+    choice: Action
+
+    @property
+    def view(self) -> V:
+        return self.views[self.seat]
+
+
+@dataclass(frozen=True)
+class Game(Generic[S, V]):
+    players: int
+    names: tuple[str, ...]
+    moments: tuple[Moment[S, V], ...]
+    events: tuple[tuple[int | None, Action], ...]
+    final: tuple[V, ...]
+    outcome: Outcome
+
+
+class Recorder(Generic[S, V]):
+    """Rules-only games of `rules` between random bots, recorded decision by decision: the games of
+    `seeds` ((players, seed) pairs), seats named by the first names of `names`; each game is played once."""
+
+    def __init__(self, rules: GameRules[S, V], names: Sequence[str], seeds: Sequence[tuple[int, int]]) -> None:
+        self.rules = rules
+        self.names = tuple(names)
+        self.seeds = tuple(seeds)
+        self._games: dict[tuple[int, int], Game[S, V]] = {}
+
+    def game(self, players: int, seed: int) -> Game[S, V]:
+        if (players, seed) not in self._games:
+            self._games[players, seed] = self._play(players, seed)
+        return self._games[players, seed]
+
+    def _play(self, players: int, seed: int) -> Game[S, V]:
+        rules = self.rules
+        moments: list[Moment[S, V]] = []
+        events: list[tuple[int | None, Action]] = []
+
+        def hook(step: Step) -> None:
+            events.append((step.seat, step.action))
+            if step.seat is None:
+                return
+            state: S = step.before
+            known = tuple(dict(seat_known) for seat_known in step.known)
+            views = tuple(rules.view(state, seat, known[seat]) for seat in range(players))
+            legal = tuple(rules.legal_actions(state, step.seat, known[step.seat]))
+            moments.append(Moment(state, views, known, step.seat, legal, step.choice))
+
+        bots = [make_bot("random", rules.id, random.Random(seed * 10 + seat)) for seat in range(players)]
+        outcome, state = play_game(rules, players, {}, bots, random.Random(seed), on_step=hook)
+        final = tuple(rules.view(state, seat, {}) for seat in range(players))
+        return Game(players, self.names[:players], tuple(moments), tuple(events), final, outcome)
+
+    def games(self) -> Iterator[Game[S, V]]:
+        for players, seed in self.seeds:
+            yield self.game(players, seed)
+
+    def moments(self, phase: str | None = None) -> Iterator[tuple[Game[S, V], Moment[S, V]]]:
+        """Every recorded decision, or those whose acting seat's view is in `phase`."""
+        for each in self.games():
+            for moment in each.moments:
+                if phase is None or moment.view.phase == phase:
+                    yield each, moment
+
+
+# --- the app against bots ------------------------------------------------------------------------
+
+
+class Harness(NamedTuple):
+    app: GameApp
+    controller: TableController
+    pipe: PipeInput
+    table: MemoryTable
+
+
+@contextmanager
+def table_app(
+    game: str,
+    names: Sequence[str],
+    *,
+    output: DummyOutput | None = None,
+    ascii_only: bool = False,
+    bots: Sequence[tuple[str, int]] | None = None,
+) -> Iterator[Harness]:
+    """The app at seat 0 of an in-memory table of `game` with len(names) seats, started and settled;
+    the other seats are bots, `bots` giving each one's (kind, rng seed) — by default seat s is a random
+    bot seeded with s."""
+    players = len(names)
+    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
+    setup = GameSetup.create(game, {}, tuple(s.public_bytes for s in signers), tuple(names))
+    kinds = [("random", seat) for seat in range(1, players)] if bots is None else bots
+    players_bots = [make_bot(kind, game, random.Random(seed)) for kind, seed in kinds]
+    table = MemoryTable(setup, signers, [None, *(bot.choose for bot in players_bots)])
+    with create_pipe_input() as pipe:
+        app = GameApp(input=pipe, output=output or DummyOutput(), ascii_only=ascii_only)
+        controller = TableController(table, 0, app)
+        app.start(controller)
+        table.start()
+        controller.settle()
+        yield Harness(app, controller, pipe, table)

@@ -104,6 +104,8 @@ class MatchResult:
     faults: list[Json]
     peak_rss_mb: float = 0.0
     """The largest peak resident memory of any peer process."""
+    session: str | None = None
+    """The session id (hex) the first peer to report played under."""
     cheat: "CheatVerdict | None" = None
 
     @property
@@ -125,6 +127,7 @@ class MatchResult:
             "wall_s": self.wall_s,
             "faults": self.faults,
             "peak_rss_mb": self.peak_rss_mb,
+            "session": self.session,
             **({} if self.cheat is None else self.cheat.to_wire()),
         }
 
@@ -268,7 +271,9 @@ def summarize(
     faults = [r.get("fault") for r in results if r and r.get("fault") is not None]
     sizes = [r.get("peak_rss_mb") for r in results if r]
     peak = max((float(rss) for rss in sizes if isinstance(rss, (int, float))), default=0.0)
+    sessions = [r.get("session") for r in results if r and isinstance(r.get("session"), str)]
+    session = str(sessions[0]) if sessions else None
     return MatchResult(
         game, players, agree, verified, finished, outcome if isinstance(outcome, dict) else None,
-        transcripts, messages, round(wall_s, 3), faults, peak,
+        transcripts, messages, round(wall_s, 3), faults, peak, session,
     )  # fmt: skip

@@ -253,7 +253,7 @@ async def _play(
 ) -> int:
     setup = table.setup
     path = Path(options.store) if options.store else state_dir() / f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite"
-    store = SqliteStore(path)
+    store = SqliteStore(path, new=True)
     store.save_secret(
         MESH_RECORD,
         {
@@ -310,6 +310,7 @@ async def _run(
     outcome = session.outcome()
     result: dict[str, Json] = {
         "seat": session.seat,
+        "session": session.session_id.hex(),
         "finished": session.finished,
         "outcome": None if outcome is None else outcome.to_wire(),
         "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,

@@ -25,7 +25,8 @@ def identities(players: int) -> list[Identity]:
 
 def fixed_setup() -> GameSetup:
     keys = tuple(identity.public_bytes for identity in identities(2))
-    return GameSetup("fishnstones", (("start", "0"),), keys, ("ann", "bob"), bytes(range(16)))
+    contributions = (bytes(range(32)), bytes(range(32, 64)))
+    return GameSetup("fishnstones", (("start", "0"),), keys, ("ann", "bob"), contributions)
 
 
 def envelope_vector() -> dict[str, object]:

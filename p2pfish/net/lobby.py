@@ -3,8 +3,10 @@
 Each player brings a card: its name, its Ed25519 identity, the CURVE key and endpoint of its
 mesh, all signed by the identity. A joiner proves it knows the join code: every lobby message
 carries an HMAC under a key hashed from the code, so a wrong code is refused and nobody without
-it can join or speak for the host. When the table is full the host fixes the game setup (game,
-options, roster, a fresh nonce) and sends it with every card; from then on the peers talk to each
+it can join or speak for the host. Every card carries a fresh random contribution to the session id,
+signed with it. When the table is full the host fixes the game setup (game, options, roster, every
+card's contribution) and sends it with every card; each joiner checks that its own card and contribution
+are in it, so no host can re-use an earlier game's id; from then on the peers talk to each
 other directly over CURVE and the host is a player like any other.
 
 The lobby link itself is not encrypted: it carries only public keys, names and addresses.
@@ -27,10 +29,10 @@ from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
 from p2pfish.net.mesh import CURVE_KEY_CHARS, is_curve_key, is_tcp_endpoint
 from p2pfish.session.envelope import canonical, parse_json
-from p2pfish.session.setup import GameSetup
+from p2pfish.session.setup import CONTRIBUTION_BYTES, GameSetup, new_contribution
 
 TAG_CODE = b"p2pfish/join-code/v1"
-TAG_CARD = b"p2pfish/player-card/v1"
+TAG_CARD = b"p2pfish/player-card/v2"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MAX_LOBBY_MESSAGE = 16 * 1024
@@ -66,19 +68,25 @@ class PlayerCard:
     identity: bytes
     curve_public: str
     endpoint: str
+    contribution: bytes
+    """This player's fresh random share of the session id of the game the lobby starts."""
     signature: bytes
 
     @staticmethod
-    def signed_part(name: str, identity: bytes, curve_public: str, endpoint: str) -> bytes:
-        return length_prefixed(TAG_CARD, encode_text(name), identity, encode_text(curve_public), encode_text(endpoint))
+    def signed_part(name: str, identity: bytes, curve_public: str, endpoint: str, contribution: bytes) -> bytes:
+        return length_prefixed(
+            TAG_CARD, encode_text(name), identity, encode_text(curve_public), encode_text(endpoint), contribution
+        )
 
     @classmethod
     def make(cls, identity: Identity, name: str, curve_public: str, endpoint: str) -> "PlayerCard":
-        signed = cls.signed_part(name, identity.public_bytes, curve_public, endpoint)
-        return cls(name, identity.public_bytes, curve_public, endpoint, identity.sign(signed))
+        """A new card, with a contribution drawn now: one card for one game."""
+        contribution = new_contribution()
+        signed = cls.signed_part(name, identity.public_bytes, curve_public, endpoint, contribution)
+        return cls(name, identity.public_bytes, curve_public, endpoint, contribution, identity.sign(signed))
 
     def valid(self) -> bool:
-        signed = self.signed_part(self.name, self.identity, self.curve_public, self.endpoint)
+        signed = self.signed_part(self.name, self.identity, self.curve_public, self.endpoint, self.contribution)
         return verify(self.identity, signed, self.signature)
 
     def to_wire(self) -> dict[str, Json]:
@@ -87,6 +95,7 @@ class PlayerCard:
             "identity": self.identity.hex(),
             "curve": self.curve_public,
             "endpoint": self.endpoint,
+            "contribution": self.contribution.hex(),
             "signature": self.signature.hex(),
         }
 
@@ -98,6 +107,7 @@ class PlayerCard:
             hex_bytes(str_field(obj, "identity"), "an identity key", 32),
             str_field(obj, "curve"),
             str_field(obj, "endpoint"),
+            hex_bytes(str_field(obj, "contribution"), "a contribution", CONTRIBUTION_BYTES),
             hex_bytes(str_field(obj, "signature"), "a card signature", 64),
         )
         if not card.valid():
@@ -107,6 +117,17 @@ class PlayerCard:
         if not is_tcp_endpoint(card.endpoint):
             raise MalformedInput(f"the player card of {card.name!r} holds no tcp://HOST:PORT endpoint")
         return card
+
+
+def setup_of(game: str, options: Mapping[str, str], cards: list[PlayerCard] | tuple[PlayerCard, ...]) -> GameSetup:
+    """The setup of a game at this table: the roster, names and contributions of the cards, in seat order."""
+    return GameSetup(
+        game,
+        tuple(sorted(options.items())),
+        tuple(c.identity for c in cards),
+        tuple(c.name for c in cards),
+        tuple(c.contribution for c in cards),
+    )
 
 
 def _sealed(key: bytes, message: dict[str, Json]) -> bytes:
@@ -186,9 +207,7 @@ class LobbyHost:
                 await self._router.send_multipart([joiner, _sealed(self._key, update)])
             if on_change is not None:
                 on_change(list(self.cards))
-        setup = GameSetup.create(
-            self.game, self.options, tuple(c.identity for c in self.cards), tuple(c.name for c in self.cards)
-        )
+        setup = setup_of(self.game, self.options, self.cards)
         start: dict[str, Json] = {"type": "start", "setup": setup.to_wire()}
         start["cards"] = [card.to_wire() for card in self.cards]
         for joiner in self._joiners:
@@ -226,6 +245,8 @@ class LobbyHost:
             return error.reason
         if any(card.identity == known.identity for known in self.cards):
             return "a player with this identity is already in the lobby"
+        if any(card.contribution == known.contribution for known in self.cards):
+            return "this card's contribution is already in the lobby (a replayed card)"
         if any(card.curve_public == known.curve_public or card.endpoint == known.endpoint for known in self.cards):
             return "a player with this network key or endpoint is already in the lobby"
         if routing_id in self._joiners:
@@ -284,8 +305,17 @@ async def _await_start(
             on_change(cards)
         if message.get("type") == "start":
             table = Table(GameSetup.from_wire(message.get("setup")), tuple(cards))
-            if tuple(c.identity for c in cards) != table.setup.roster or card not in cards:
-                raise LobbyRefused("the host started a game whose roster does not hold this player")
-            if tuple(c.name for c in cards) != table.setup.names or len({c.curve_public for c in cards}) != len(cards):
-                raise LobbyRefused("the host started a game whose cards do not match its roster")
+            check_start(card, table)
             return table
+
+
+def check_start(card: PlayerCard, table: Table) -> None:
+    """A joiner's check of the game the host started: this very card (with its fresh contribution) holds a
+    seat, and the setup is made of exactly the cards sent, so the session id is new. Raises LobbyRefused."""
+    cards = list(table.cards)
+    if card not in cards:
+        raise LobbyRefused("the host started a game without this player's card (an old or forged table)")
+    if len({c.curve_public for c in cards}) != len(cards):
+        raise LobbyRefused("the host started a game where two seats share a network key")
+    if table.setup != setup_of(table.setup.game, table.setup.option_map, cards):
+        raise LobbyRefused("the host started a game whose setup is not made of the cards it sent")

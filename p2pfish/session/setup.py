@@ -1,6 +1,9 @@
-"""What every peer of one game agrees on before the first move: the game, its options and the roster.
+"""What every peer of one game agrees on before the first move: the game, its options, the roster and
+one fresh random contribution from every seat.
 
-The session id is a hash of all of it, so every signed message is bound to exactly this game.
+The session id is a hash of all of it, so every signed message is bound to exactly this game. Because
+every seat adds its own fresh contribution (and checks that it is in), no seat — the host included —
+can make two games share an id: nothing signed, committed or stored in one game is valid in another.
 """
 
 import secrets
@@ -13,8 +16,8 @@ from p2pfish.crypto.encoding import encode_text, encode_u32, tagged_hash
 
 TAG_SESSION = b"p2pfish/session/v1"
 PUBLIC_KEY_BYTES = 32
-NONCE_BYTES = 16
-PROTOCOL_VERSION = 1
+CONTRIBUTION_BYTES = 32
+PROTOCOL_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -25,14 +28,16 @@ class GameSetup:
     roster: tuple[bytes, ...]
     """Each seat's Ed25519 public key, in seat order."""
     names: tuple[str, ...]
-    nonce: bytes
-    """Chosen by the lobby so that two games with the same roster still differ."""
+    contributions: tuple[bytes, ...]
+    """Each seat's fresh 32-byte random contribution to the session id (from its signed lobby card)."""
 
     @classmethod
     def create(
         cls, game: str, options: Mapping[str, str], roster: tuple[bytes, ...], names: tuple[str, ...]
     ) -> "GameSetup":
-        return cls(game, tuple(sorted(options.items())), roster, names, secrets.token_bytes(NONCE_BYTES))
+        """A setup whose every seat is played in this process: each contribution is drawn here."""
+        contributions = tuple(new_contribution() for _ in roster)
+        return cls(game, tuple(sorted(options.items())), roster, names, contributions)
 
     def __post_init__(self) -> None:
         if len(self.roster) != len(self.names):
@@ -41,6 +46,12 @@ class GameSetup:
             raise MalformedInput("every roster key must be a 32-byte Ed25519 public key")
         if len(set(self.roster)) != len(self.roster):
             raise MalformedInput("the same key holds two seats")
+        if len(self.contributions) != len(self.roster):
+            raise MalformedInput(f"{len(self.roster)} seats but {len(self.contributions)} contributions")
+        if any(len(c) != CONTRIBUTION_BYTES for c in self.contributions):
+            raise MalformedInput(f"every seat's contribution must be {CONTRIBUTION_BYTES} bytes")
+        if len(set(self.contributions)) != len(self.contributions):
+            raise MalformedInput("two seats brought the same contribution")
 
     @property
     def players(self) -> int:
@@ -56,9 +67,8 @@ class GameSetup:
         for key, value in self.options:
             fields += [encode_text(key), encode_text(value)]
         fields.append(encode_u32(self.players))
-        for public_key, name in zip(self.roster, self.names, strict=True):
-            fields += [public_key, encode_text(name)]
-        fields.append(self.nonce)
+        for public_key, name, contribution in zip(self.roster, self.names, self.contributions, strict=True):
+            fields += [public_key, encode_text(name), contribution]
         return tagged_hash(TAG_SESSION, *fields)
 
     def to_wire(self) -> dict[str, Json]:
@@ -68,7 +78,7 @@ class GameSetup:
             "options": {key: value for key, value in self.options},
             "roster": [key.hex() for key in self.roster],
             "names": list(self.names),
-            "nonce": self.nonce.hex(),
+            "contributions": [c.hex() for c in self.contributions],
         }
 
     @classmethod
@@ -77,16 +87,21 @@ class GameSetup:
         if int_field(obj, "version") != PROTOCOL_VERSION:
             raise MalformedInput(f"protocol version {obj['version']} is not supported (this is {PROTOCOL_VERSION})")
         options = as_object(field(obj, "options"), "options")
-        roster, names = field(obj, "roster"), field(obj, "names")
-        if not isinstance(roster, list) or not isinstance(names, list):
-            raise MalformedInput("roster and names must be lists")
-        if not all(isinstance(x, str) for x in [*roster, *names, *options.values()]):
-            raise MalformedInput("roster keys, names and option values must be strings")
+        roster, names, contributions = field(obj, "roster"), field(obj, "names"), field(obj, "contributions")
+        if not isinstance(roster, list) or not isinstance(names, list) or not isinstance(contributions, list):
+            raise MalformedInput("roster, names and contributions must be lists")
+        if not all(isinstance(x, str) for x in [*roster, *names, *contributions, *options.values()]):
+            raise MalformedInput("roster keys, names, contributions and option values must be strings")
         keys = tuple(hex_bytes(str(key), "a roster key", PUBLIC_KEY_BYTES) for key in roster)
         return cls(
             str_field(obj, "game"),
             tuple(sorted((key, str(value)) for key, value in options.items())),
             keys,
             tuple(str(name) for name in names),
-            hex_bytes(str_field(obj, "nonce"), "the setup nonce", NONCE_BYTES),
+            tuple(hex_bytes(str(c), "a contribution", CONTRIBUTION_BYTES) for c in contributions),
         )
+
+
+def new_contribution() -> bytes:
+    """A seat's fresh contribution to a new game's session id, from the operating system's CSPRNG."""
+    return secrets.token_bytes(CONTRIBUTION_BYTES)

@@ -47,12 +47,21 @@ class MemoryStore:
 
 
 class SqliteStore:
-    """One SQLite file per peer and game; every write is committed before the call returns."""
+    """One SQLite file per peer and game; every write is committed before the call returns.
 
-    def __init__(self, path: str | Path) -> None:
+    `new=True` (a game starting) refuses a file that exists already: a new game never opens an old store,
+    only `resume` does. Neither follows a symbolic link."""
+
+    def __init__(self, path: str | Path, *, new: bool = False) -> None:
         path = Path(path)
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | (os.O_EXCL if new else 0)
+        try:
+            os.close(os.open(path, flags, 0o600))
+        except FileExistsError:
+            raise MalformedInput(f"{path} exists already: a new game needs a new store") from None
+        except OSError as error:
+            raise MalformedInput(f"cannot open the store {path}: {error.strerror}") from None
         os.chmod(path, 0o600)
         self._db = sqlite3.connect(str(path), isolation_level=None)
         try:

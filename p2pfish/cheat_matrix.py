@@ -10,7 +10,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 
-from p2pfish.cheats import KINDS, Cheat
+from p2pfish.cheats import HOST_KINDS, KINDS, Cheat
 from p2pfish.core.errors import P2pfishError
 from p2pfish.games import get_rules
 from p2pfish.match import run_match
@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for game in args.games.split(",")
             if get_rules(game)
             for kind in args.kinds.split(",")
-            if (cheat := Cheat.parse(f"{args.seat}:{kind}")).applies_to(game)
+            if (cheat := Cheat.parse(f"{0 if kind in HOST_KINDS else args.seat}:{kind}")).applies_to(game)
         ]
         for game, cheat in cases:
             cheat.check(game, PLAYERS)

@@ -7,19 +7,24 @@ plays honestly again, except where the cheat is to go quiet (withhold-reveal).
 """
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from p2pfish.core.actions import RevealsCards
 from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError
+from p2pfish.core.game import ShuffleRequest
 from p2pfish.core.wire import Json
-from p2pfish.crypto import p256
+from p2pfish.crypto import secp256k1
+from p2pfish.crypto.proven_deck import card_point, make_lock_pass, make_rekey_pass
+from p2pfish.net.lobby import LobbyHost, PlayerCard, Table
+from p2pfish.paths import state_dir
 from p2pfish.session import bodies
+from p2pfish.session.decks import pass_context
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, Signer, open_envelope, seal
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
-from p2pfish.session.store import Store
+from p2pfish.session.store import SqliteStore, Store
 
 KINDS: Final = (
     "forged-signature",
@@ -34,10 +39,16 @@ KINDS: Final = (
     "withhold-reveal",
     "malformed",
     "oversize",
+    "marked-deck",
+    "rigged-rekey",
+    "bogus-audit",
+    "reused-game",
 )
-DECK_KINDS: Final = ("wrong-card-key", "substitute-card")
+DECK_KINDS: Final = ("wrong-card-key", "substitute-card", "marked-deck", "rigged-rekey")
 """Cheats with the mental-poker deck: only for games that deal from one."""
 DECK_GAMES: Final = ("kunayala", "kingfish")
+HOST_KINDS: Final = ("reused-game",)
+"""Cheats only the lobby's host can make (always seat 0); they are played in the lobby, not the session."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,8 @@ class Cheat:
         """Refuse a seat outside the table or a kind the game has no use for."""
         if self.seat >= players:
             raise MalformedInput(f"--cheat names seat {self.seat}, but the seats are 0..{players - 1}")
+        if self.kind in HOST_KINDS and self.seat != 0:
+            raise MalformedInput(f"{self.kind} is the host's attack: use --cheat 0:{self.kind}")
         if not self.applies_to(game):
             raise MalformedInput(f"{game} deals no cards, so {self.kind} does not apply ({', '.join(DECK_GAMES)} do)")
 
@@ -88,6 +101,31 @@ def resume_session(cheat: Cheat | None, store: Any, signer: Any, **kwargs: Any) 
     return session
 
 
+def make_lobby_host(cheat: Cheat | None, game: str, options: Mapping[str, str], **kwargs: Any) -> LobbyHost:
+    """The honest lobby, or one that starts an earlier game's table again when the host plays reused-game."""
+    if cheat is not None and cheat.kind == "reused-game":
+        return ReplayingLobbyHost(game, options, **kwargs)
+    return LobbyHost(game, options, **kwargs)
+
+
+class ReplayingLobbyHost(LobbyHost):
+    """The rematch attack: the host starts the game with the setup and the (validly signed) cards of its
+    latest earlier game with these players, so that the honest peers would re-open that game's stores,
+    re-send its commitments and re-use its published keys. Every joiner must refuse and blame the host."""
+
+    def table_to_start(self) -> Table:
+        earlier = sorted(state_dir().glob("*-seat0.sqlite"), key=lambda path: path.stat().st_mtime)
+        if not earlier:
+            return super().table_to_start()
+        store = SqliteStore(earlier[-1])
+        saved, record = store.load_setup(), store.load_secrets().get("net/mesh")
+        store.close()
+        if saved is None or not isinstance(record, dict) or not isinstance(record.get("cards"), list):
+            return super().table_to_start()
+        cards = tuple(PlayerCard.from_wire(card) for card in record["cards"])  # type: ignore[union-attr]
+        return Table(GameSetup.from_wire(saved[0]), cards)
+
+
 class CheatingSession(Session):
     def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
         self.setup_cheat(kind)
@@ -112,6 +150,10 @@ class CheatingSession(Session):
             "withhold-reveal": self._withhold_reveal,
             "malformed": self._malformed,
             "oversize": self._oversize,
+            "marked-deck": self._marked_deck,
+            "rigged-rekey": self._rigged_rekey,
+            "bogus-audit": self._bogus_audit,
+            "reused-game": lambda body: False,  # played in the lobby (see netplay), not in the session
         }
 
     def _emit(self, body: dict[str, Json]) -> None:
@@ -250,12 +292,59 @@ class CheatingSession(Session):
         return True
 
     def _substitute_card(self, body: dict[str, Json]) -> bool:
-        """A lock pass with one card replaced by a point that is no card of the deck."""
-        cards = body.get("cards")
-        if body.get("type") != bodies.DECK_LOCK or not isinstance(cards, list):
+        """A lock pass with one card replaced by a point that is no card of the deck, the proof as made
+        for the honest cards."""
+        proven = body.get("pass")
+        if body.get("type") != bodies.DECK_LOCK or not isinstance(proven, dict):
             return False
-        forged = p256.multiply(p256.random_scalar(), bytes.fromhex(str(cards[0]))).hex()
-        super()._emit({**body, "cards": [forged, *cards[1:]]})
+        cards = proven["cards"]
+        assert isinstance(cards, list)
+        super()._emit({**body, "pass": {**proven, "cards": [card_point("no card").hex(), *cards[1:]]}})
+        return True
+
+    def _deck_secrets(self) -> tuple[str, int, list[int], list[int]]:
+        """The deck being shuffled now, this seat's lock key, permutation and card keys of it."""
+        request = self.rules.chance(self.state)
+        assert isinstance(request, ShuffleRequest)
+        record = self._deck_keys(request.deck, len(request.labels))
+        permutation = [int(str(i)) for i in record["permutation"]]  # type: ignore[union-attr]
+        card_keys = [int(str(k), 16) for k in record["card_keys"]]  # type: ignore[union-attr]
+        return request.deck, int(str(record["lock_key"]), 16), permutation, card_keys
+
+    def _marked_deck(self, body: dict[str, Json]) -> bool:
+        """The first-locker attack: replace one card of its input by a known multiple r of another
+        (2C -> r·KS), so that the pair survives every later lock and the seat could find KS after the last
+        one; the shuffle is proven for that marked input, the best an attacker can do."""
+        if body.get("type") != bodies.DECK_LOCK:
+            return False
+        assert self.seat is not None
+        deck_name, lock_key, permutation, _ = self._deck_secrets()
+        marked = list(self.decks[deck_name].cards)
+        marked[0] = secp256k1.point_bytes(secp256k1.mul(12345, secp256k1.point_from_bytes(marked[1])))
+        context = pass_context(self.session_id, self.seat, deck_name, bodies.DECK_LOCK)
+        lock = make_lock_pass(context, tuple(marked), lock_key, permutation)
+        super()._emit(bodies.deck_pass(bodies.DECK_LOCK, self.turn, lock.to_wire()))
+        return True
+
+    def _rigged_rekey(self, body: dict[str, Json]) -> bool:
+        """A re-key pass that moves a card (swaps the first two positions), proven for the swapped input."""
+        if body.get("type") != bodies.DECK_REKEY:
+            return False
+        assert self.seat is not None
+        deck_name, lock_key, _, card_keys = self._deck_secrets()
+        swapped = list(self.decks[deck_name].cards)
+        swapped[0], swapped[1] = swapped[1], swapped[0]
+        context = pass_context(self.session_id, self.seat, deck_name, bodies.DECK_REKEY)
+        rekey = make_rekey_pass(context, tuple(swapped), lock_key, card_keys)
+        super()._emit(bodies.deck_pass(bodies.DECK_REKEY, self.turn, rekey.to_wire()))
+        return True
+
+    def _bogus_audit(self, body: dict[str, Json]) -> bool:
+        """A signed call to audit a deck that does not exist (it froze every table once)."""
+        super()._emit(body)
+        bogus: dict[str, Json] = {"type": "deck-audit", "deck": "no-such-deck", "position": 7}
+        bogus |= {"lock_key": f"{1:064x}", "card_keys": []}
+        super()._emit(bogus)
         return True
 
     def _withhold_reveal(self, body: dict[str, Json]) -> bool:

@@ -28,6 +28,8 @@ from p2pfish.session.audit import audit
 
 LOOPBACK = "127.0.0.1"
 POLL_S = 0.05
+PASS_KINDS = ("substitute-card", "marked-deck", "rigged-rekey")
+"""Cheats on a deck's lock or re-key pass, made at the first deck: caught before any deal, or too late."""
 CHEAT_PEER_TIMEOUT_S = 8.0
 """With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
@@ -139,13 +141,19 @@ class CheatVerdict:
     kind: str
     blamed: int | None
     problems: tuple[str, ...]
+    before_first_deal: bool | None = None
+    """For a cheat on a deck's passes: whether every honest peer blamed it before any card was dealt."""
 
     @property
     def caught(self) -> bool:
         return not self.problems
 
     def to_wire(self) -> dict[str, Json]:
-        return {"kind": self.kind, "detected": self.caught, "blamed": self.blamed, "problems": list(self.problems)}
+        wire: dict[str, Json] = {"kind": self.kind, "detected": self.caught, "blamed": self.blamed}
+        wire["problems"] = list(self.problems)
+        if self.before_first_deal is not None:
+            wire["before_first_deal"] = self.before_first_deal
+        return wire
 
 
 def judge(cheat: Cheat, players: int, results: Sequence[dict[str, Json] | None]) -> CheatVerdict:
@@ -170,7 +178,8 @@ def judge(cheat: Cheat, players: int, results: Sequence[dict[str, Json] | None])
             if replayed.fault is not None and replayed.fault.seat not in (None, cheat.seat):
                 problems.append(f"seat {seat}'s log blames seat {replayed.fault.seat}: {replayed.fault.reason}")
     (only,) = blamed if len(blamed) == 1 else (None,)
-    return CheatVerdict(cheat.kind, only if isinstance(only, int) else None, tuple(problems))
+    early = all(r.get("dealt") == 0 for r in honest) if cheat.kind in PASS_KINDS else None
+    return CheatVerdict(cheat.kind, only if isinstance(only, int) else None, tuple(problems), early)
 
 
 class MatchTable:
@@ -247,6 +256,8 @@ def run_match(
         cheat.check(game, players)
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="p2pfish-match-"))
+    if cheat is not None and cheat.kind == "reused-game":
+        play_earlier_game(MatchTable(game, players, kinds, seed, workdir), timeout_s)
     table = MatchTable(game, players, kinds, seed, workdir)
     try:
         table.start(extra=extra)
@@ -256,6 +267,16 @@ def run_match(
     wall = time.monotonic() - started
     result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
     return result if cheat is None else replace(result, cheat=judge(cheat, players, results))
+
+
+def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:
+    """An honest game of the same players (same identities and state folders), for the host to replay."""
+    earlier = table
+    try:
+        earlier.start()
+        earlier.results(timeout_s)
+    finally:
+        earlier.stop_all()
 
 
 def summarize(

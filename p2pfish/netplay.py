@@ -8,7 +8,6 @@ finish the game with nothing lost.
 import asyncio
 import ipaddress
 import json
-import os
 import random
 import resource
 import socket
@@ -19,15 +18,17 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pfish.bots import make_bot
-from p2pfish.cheats import Cheat, make_session, resume_session
+from p2pfish.cheats import Cheat, make_lobby_host, make_session, resume_session
+from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games import get_rules
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
-from p2pfish.net.lobby import LobbyHost, PlayerCard, Table, join_lobby, new_join_code, normal_code
+from p2pfish.net.lobby import PlayerCard, StartRefused, Table, join_lobby, new_join_code, normal_code
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerNode, PeerSilent
+from p2pfish.paths import state_dir
 from p2pfish.session.session import Finished, Session, Stopped
 from p2pfish.session.store import SqliteStore
 
@@ -46,11 +47,6 @@ class PeerOptions:
     timers: NodeTimers
     cheat: Cheat | None = None
     """Only for `p2pfish match --cheat`: the seat that cheats, and how."""
-
-
-def state_dir() -> Path:
-    base = os.environ.get("XDG_STATE_HOME", "")
-    return (Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "state") / "p2pfish"
 
 
 def local_address_towards(host: str) -> str:
@@ -168,7 +164,9 @@ async def host_game(
     card = PlayerCard.make(identity, options.name, public, endpoint)
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
-        lobby = LobbyHost(game, game_options, players=players, host=card, code=join_code, bind=bind)
+        lobby = make_lobby_host(
+            options.cheat, game, game_options, players=players, host=card, code=join_code, bind=bind
+        )
     except MalformedInput:
         mesh.close()
         raise
@@ -239,13 +237,37 @@ async def join_game(address: str | None, code: str, options: PeerOptions, wait_s
     mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
     card = PlayerCard.make(identity, options.name, public, mesh.endpoint)
     front.lobby_open("the", address, normal_code(code), 0)
+    seen: list[PlayerCard] = []
+
+    def changed(cards: list[PlayerCard]) -> None:
+        seen[:] = cards
+        front.lobby_changed(cards, 0)
+
     try:
-        table = await join_lobby(address, code, card, timeout_s=wait_s, on_change=lambda c: front.lobby_changed(c, 0))
+        table = await join_lobby(address, code, card, timeout_s=wait_s, on_change=changed)
+    except StartRefused as refused:
+        mesh.close()
+        return _refused_start(refused, seen.index(card) if card in seen else None, options, front)
     except BaseException:
         mesh.close()
         raise
     seat = table.seat_of(identity.public_bytes)
     return await _play(table, seat, identity=identity, mesh=mesh, secret=secret, options=options, front=front)
+
+
+def _refused_start(refused: StartRefused, seat: int | None, options: PeerOptions, front: Frontend) -> int:
+    """The host started a game this peer must not play: say so, and blame the host, with its message."""
+    front.note(f"refused to play: {refused.reason} (blamed on the host, seat 0)")
+    if options.json:
+        fault: dict[str, Json] = {"seat": 0, "kind": "violation", "reason": refused.reason, "evidence": 1}
+        result: dict[str, Json] = {"seat": seat, "session": None, "finished": False, "outcome": None, "fault": fault}
+        result |= {"transcript": None, "store": None, "messages": 0, "dealt": 0, "peak_rss_mb": _peak_rss_mb()}
+        print(json.dumps(result), flush=True)
+    return 1
+
+
+def _peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 async def _play(
@@ -319,7 +341,8 @@ async def _run(
         "transcript": options.transcript,
         "store": str(path),
         "messages": node.sent + node.received,
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "dealt": sum(isinstance(entry.action, Dealt) for entry in session.log),
+        "peak_rss_mb": _peak_rss_mb(),
     }  # fmt: skip
     await front.finished(session, node)
     if options.json:

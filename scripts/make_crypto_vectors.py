@@ -1,17 +1,21 @@
 """Write protocol/vectors/crypto_*.json from fixed inputs: `.venv/bin/python scripts/make_crypto_vectors.py`.
 
 Every input is a constant or derived from a constant by SHA-256, so the output never changes unless the
-constructions do; tests/test_crypto_vectors.py checks the code still reproduces every value.
+constructions do; tests/test_crypto_vectors.py checks the code still reproduces every value. The one
+exception is the proofs of crypto_deck.json, whose masks are fresh randomness (as in play): that file is
+written only when it is missing or with --deck, and the test checks every proof verifies, and that every
+deterministic value (card points, decks, lock and key points) is reproduced.
 Byte strings, scalars and 64-bit stream words are lowercase hex; randbelow's n and draws are decimal strings,
 so no JSON reader loses precision.
 """
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from p2pfish.crypto import commitment, deck, encoding, p256, randomness
+from p2pfish.crypto import commitment, encoding, proven_deck, randomness, secp256k1
 from p2pfish.crypto.identity import Identity
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
@@ -25,11 +29,11 @@ def fixed_bytes(name: str) -> bytes:
 
 
 def fixed_key(name: str) -> int:
-    return 1 + int.from_bytes(fixed_bytes(name), "big") % (p256.GROUP_ORDER - 1)
+    return 1 + int.from_bytes(fixed_bytes(name), "big") % (secp256k1.GROUP_ORDER - 1)
 
 
 def key_hex(k: int) -> str:
-    return p256.scalar_to_bytes(k).hex()
+    return secp256k1.scalar_to_bytes(k).hex()
 
 
 def commitment_vectors() -> dict[str, Any]:
@@ -101,78 +105,44 @@ def randomness_vectors() -> dict[str, Any]:
     }
 
 
-def hash_to_curve_counter(label: str) -> int:
-    prefix = encoding.length_prefixed(deck.TAG_CARD_POINT, encoding.encode_text(label))
-    counter = 0
-    while not p256.is_x_coordinate(
-        int.from_bytes(hashlib.sha256(prefix + encoding.length_prefixed(encoding.encode_u32(counter))).digest(), "big")
-    ):
-        counter += 1
-    return counter
-
-
 def deck_vectors() -> dict[str, Any]:
     labels = [*DECK_LABELS, "10S", "fish/red/1", "colour tile: blue"]
-    points = [
-        {"label": label, "counter": hash_to_curve_counter(label), "x": deck.card_point(label).hex()} for label in labels
-    ]
-    x = deck.card_point("AS")
-    k1, k2 = fixed_key("cipher key 1"), fixed_key("cipher key 2")
-    e1 = p256.multiply(k1, x)
-    cipher = {
-        "x": x.hex(),
-        "k1": key_hex(k1),
-        "k2": key_hex(k2),
-        "k1_inverse": key_hex(p256.inverse(k1)),
-        "E_k1(x)": e1.hex(),
-        "E_k2(E_k1(x))": p256.multiply(k2, e1).hex(),
-        "E_k1(E_k2(x))": p256.multiply(k1, p256.multiply(k2, x)).hex(),
-        "D_k1(E_k1(x))": p256.multiply(p256.inverse(k1), e1).hex(),
-    }
-    table = deck.CardTable(DECK_LABELS)
+    points = [{"label": label, "point": proven_deck.card_point(label).hex()} for label in labels]
+    table = proven_deck.CardTable(DECK_LABELS)
     cards = table.points
     passes: list[dict[str, Any]] = []
     lock_keys = {seat: fixed_key(f"lock key seat {seat}") for seat in range(DECK_SEATS)}
     permutations = {0: (2, 0, 3, 1), 1: (3, 2, 1, 0)}
+    locks = []
     for seat in range(DECK_SEATS):
-        cards = deck.lock_pass(cards, lock_keys[seat], permutations[seat])
-        passes.append(
-            {
-                "kind": "lock",
-                "seat": seat,
-                "key": key_hex(lock_keys[seat]),
-                "permutation": list(permutations[seat]),
-                "deck": [c.hex() for c in cards],
-            }
-        )
+        context = f"vector lock seat {seat}".encode()
+        lock = proven_deck.make_lock_pass(context, cards, lock_keys[seat], permutations[seat])
+        step = {"kind": "lock", "seat": seat, "context": context.hex(), "key": key_hex(lock_keys[seat])}
+        step |= {"permutation": list(permutations[seat]), "pass": lock.to_wire()}
+        passes.append(step)
+        locks.append(lock)
+        cards = lock.cards
     card_keys = {
         seat: [fixed_key(f"card key seat {seat} position {j}") for j in range(len(cards))] for seat in range(DECK_SEATS)
     }
     for seat in range(DECK_SEATS):
-        cards = deck.rekey_pass(cards, lock_keys[seat], card_keys[seat])
-        passes.append(
-            {
-                "kind": "rekey",
-                "seat": seat,
-                "lock_key": key_hex(lock_keys[seat]),
-                "card_keys": [key_hex(k) for k in card_keys[seat]],
-                "scalars": [key_hex(s) for s in deck.rekey_scalars(lock_keys[seat], card_keys[seat])],
-                "key_commitments": [c.hex() for c in deck.card_key_commitments(SESSION_ID, seat, card_keys[seat])],
-                "deck": [c.hex() for c in cards],
-            }
-        )
+        context = f"vector rekey seat {seat}".encode()
+        rekey = proven_deck.make_rekey_pass(context, cards, lock_keys[seat], card_keys[seat])
+        step = {"kind": "rekey", "seat": seat, "context": context.hex(), "lock_key": key_hex(lock_keys[seat])}
+        step |= {"card_keys": [key_hex(k) for k in card_keys[seat]], "pass": rekey.to_wire()}
+        passes.append(step)
+        cards = rekey.cards
     opened = [
-        deck.open_card(card, [card_keys[seat][j] for seat in range(DECK_SEATS)], table) for j, card in enumerate(cards)
+        proven_deck.open_card(card, [card_keys[seat][j] for seat in range(DECK_SEATS)], table)
+        for j, card in enumerate(cards)
     ]
     return {
-        "card_point_construction": "x = SHA-256(lp(tag, utf8(label), u32(counter))), first counter giving a curve x",
-        "card_point_tag": deck.TAG_CARD_POINT.decode(),
-        "card_key_construction": "SHA-256(lp(tag, session_id, u64(seat), u64(position), key as 32 bytes))",
-        "card_key_tag": deck.TAG_CARD_KEY.decode(),
+        "curve": "secp256k1; points as 33-byte SEC1 compressed, scalars as 32 bytes big-endian",
+        "hash_to_point": "x = H('p2pfish/hash-to-point/v1', lp(tag, fields...), u32(counter)); first 02||x on curve",
+        "card_point_tag": proven_deck.TAG_CARD_POINT.decode(),
         "card_points": points,
-        "cipher": cipher,
+        "generators": [secp256k1.point_bytes(proven_deck._generator(i)).hex() for i in (-1, 0, 1, 2, 3)],
         "tiny_deck": {
-            "session_id": SESSION_ID.hex(),
             "labels": list(DECK_LABELS),
             "initial_deck": [c.hex() for c in table.points],
             "passes": passes,
@@ -210,12 +180,14 @@ def signature_vectors() -> dict[str, Any]:
 
 def main() -> None:
     VECTORS.mkdir(parents=True, exist_ok=True)
-    for name, build in (
+    builds = [
         ("crypto_commitment.json", commitment_vectors),
         ("crypto_randomness.json", randomness_vectors),
-        ("crypto_deck.json", deck_vectors),
         ("crypto_signature.json", signature_vectors),
-    ):
+    ]
+    if "--deck" in sys.argv or not (VECTORS / "crypto_deck.json").exists():
+        builds.append(("crypto_deck.json", deck_vectors))
+    for name, build in builds:
         (VECTORS / name).write_text(json.dumps(build(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {VECTORS / name}")
 

@@ -128,7 +128,7 @@ KEYS = st.sampled_from(
         "log",
         "outcome",
         "openings",
-        "decks",
+        "pass",
         "text",
         "seat",
         "kind",

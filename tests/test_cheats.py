@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from p2pfish.cheats import DECK_GAMES, DECK_KINDS, KINDS, Cheat, CheatingSession, make_session
+from p2pfish.cheats import DECK_GAMES, DECK_KINDS, HOST_KINDS, KINDS, Cheat, CheatingSession, make_session
+from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
 from p2pfish.session.audit import audit
@@ -17,7 +18,10 @@ from p2pfish.session.setup import GameSetup
 
 CHEAT = 1
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
-CASES = [(game, kind) for game in GAMES for kind in KINDS if kind not in DECK_KINDS or game in DECK_GAMES]
+SESSION_KINDS = [kind for kind in KINDS if kind not in HOST_KINDS]
+"""The host's lobby attacks are tested in tests/test_session_identity.py and over the network."""
+PASS_KINDS = ("substitute-card", "marked-deck", "rigged-rekey")
+CASES = [(game, kind) for game in GAMES for kind in SESSION_KINDS if kind not in DECK_KINDS or game in DECK_GAMES]
 
 
 def cheat_table(game: str, kind: str, players: int = 3, seed: int = 1) -> MemoryTable:
@@ -52,6 +56,8 @@ def test_every_cheat_is_caught_by_every_honest_peer(game: str, kind: str) -> Non
         assert session.outcome() is None
         replayed = audit(session.transcript())
         assert replayed.fault is None or replayed.fault.seat in (None, CHEAT), "its log blames no honest seat"
+        if kind in PASS_KINDS:
+            assert not any(isinstance(entry.action, Dealt) for entry in session.log), "caught before any deal"
 
 
 def test_the_cases_are_every_kind_in_every_game_that_the_cheat_accepts() -> None:
@@ -62,9 +68,9 @@ def test_the_cases_are_every_kind_in_every_game_that_the_cheat_accepts() -> None
             return False
         return True
 
-    assert set(CASES) == {(game, kind) for game in GAMES for kind in KINDS if accepted(game, kind)}
-    assert {kind for _, kind in CASES} == set(KINDS)
-    assert len(CASES) == len(GAMES) * len(KINDS) - 2 * len(DECK_KINDS)
+    assert set(CASES) == {(game, kind) for game in GAMES for kind in SESSION_KINDS if accepted(game, kind)}
+    assert {kind for _, kind in CASES} == set(SESSION_KINDS)
+    assert len(CASES) == len(GAMES) * len(SESSION_KINDS) - 2 * len(DECK_KINDS)
 
 
 def test_a_cheat_is_parsed_and_checked_strictly() -> None:
@@ -77,6 +83,8 @@ def test_a_cheat_is_parsed_and_checked_strictly() -> None:
     with pytest.raises(MalformedInput, match="deals no cards"):
         Cheat(1, "wrong-card-key").check("fishfish", 3)
     Cheat(1, "wrong-card-key").check("kingfish", 3)
+    with pytest.raises(MalformedInput, match="host's attack"):
+        Cheat(1, "reused-game").check("kingfish", 3)
 
 
 def test_an_honest_seat_stays_honest_at_a_table_with_a_cheat() -> None:

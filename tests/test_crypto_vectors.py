@@ -4,8 +4,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from p2pfish.crypto import commitment, deck, encoding, p256, randomness
-from p2pfish.crypto.deck_audit import audit_deck
+from p2pfish.crypto import commitment, encoding, proven_deck, randomness, secp256k1
 from p2pfish.crypto.identity import Identity, verify
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
@@ -16,7 +15,7 @@ def load(name: str) -> Any:
 
 
 def key(hex_value: str) -> int:
-    return p256.scalar_from_bytes(bytes.fromhex(hex_value))
+    return secp256k1.scalar_from_bytes(bytes.fromhex(hex_value))
 
 
 def hexes(values: list[str]) -> tuple[bytes, ...]:
@@ -59,45 +58,41 @@ def test_randomness_vectors() -> None:
 
 def test_deck_vectors() -> None:
     vectors = load("crypto_deck.json")
-    assert vectors["card_point_tag"].encode() == deck.TAG_CARD_POINT
-    assert vectors["card_key_tag"].encode() == deck.TAG_CARD_KEY
-    assert any(point["counter"] > 0 for point in vectors["card_points"])
+    assert vectors["card_point_tag"].encode() == proven_deck.TAG_CARD_POINT
     for point in vectors["card_points"]:
-        assert deck.card_point(point["label"]).hex() == point["x"]
-    cipher = vectors["cipher"]
-    x, k1, k2 = bytes.fromhex(cipher["x"]), key(cipher["k1"]), key(cipher["k2"])
-    assert p256.scalar_to_bytes(p256.inverse(k1)).hex() == cipher["k1_inverse"]
-    assert p256.multiply(k1, x).hex() == cipher["E_k1(x)"]
-    assert p256.multiply(k2, p256.multiply(k1, x)).hex() == cipher["E_k2(E_k1(x))"] == cipher["E_k1(E_k2(x))"]
-    assert p256.multiply(p256.inverse(k1), bytes.fromhex(cipher["E_k1(x)"])).hex() == cipher["D_k1(E_k1(x))"]
-    assert cipher["D_k1(E_k1(x))"] == cipher["x"]
+        assert proven_deck.card_point(point["label"]).hex() == point["point"]
+    generators = [secp256k1.point_bytes(proven_deck._generator(i)).hex() for i in (-1, 0, 1, 2, 3)]
+    assert generators == vectors["generators"]
 
 
-def test_tiny_deck_vectors() -> None:
+def test_tiny_deck_vectors_reproduce_every_deck_and_every_proof_verifies() -> None:
     tiny = load("crypto_deck.json")["tiny_deck"]
-    session = bytes.fromhex(tiny["session_id"])
-    table = deck.CardTable(tiny["labels"])
+    table = proven_deck.CardTable(tiny["labels"])
     assert [x.hex() for x in table.points] == tiny["initial_deck"]
-    cards = table.points
-    locks, rekeys, lock_keys, card_keys = [], [], {}, {}
+    cards, size = table.points, len(table)
+    lock_points: dict[int, bytes] = {}
+    card_keys: dict[int, list[int]] = {}
     for step in tiny["passes"]:
-        seat = step["seat"]
+        seat, context = step["seat"], bytes.fromhex(step["context"])
         if step["kind"] == "lock":
-            lock_keys[seat] = key(step["key"])
-            cards = deck.lock_pass(cards, lock_keys[seat], step["permutation"])
-            locks.append(deck.LockedDeck(seat, cards))
+            lock = proven_deck.LockPass.from_wire(step["pass"], size, seat)
+            proven_deck.verify_lock_pass(context, cards, lock, seat)
+            again = proven_deck.make_lock_pass(context, cards, key(step["key"]), step["permutation"])
+            assert (again.cards, again.lock_point) == (lock.cards, lock.lock_point)
+            lock_points[seat], cards = lock.lock_point, lock.cards
         else:
-            assert key(step["lock_key"]) == lock_keys[seat]
+            rekey = proven_deck.RekeyPass.from_wire(step["pass"], size, seat)
+            proven_deck.verify_rekey_pass(context, cards, lock_points[seat], rekey, seat)
             card_keys[seat] = [key(k) for k in step["card_keys"]]
-            scalars = deck.rekey_scalars(lock_keys[seat], card_keys[seat])
-            assert [p256.scalar_to_bytes(s).hex() for s in scalars] == step["scalars"]
-            cards = deck.rekey_pass(cards, lock_keys[seat], card_keys[seat])
-            commitments = deck.card_key_commitments(session, seat, card_keys[seat])
-            assert [c.hex() for c in commitments] == step["key_commitments"]
-            rekeys.append(deck.RekeyedDeck(seat, cards, commitments))
-        assert [c.hex() for c in cards] == step["deck"]
-    opened = audit_deck(session, table, locks=locks, rekeys=rekeys, lock_keys=lock_keys, card_keys=card_keys)
-    assert list(opened) == tiny["opened_labels"]
+            again = proven_deck.make_rekey_pass(context, cards, key(step["lock_key"]), card_keys[seat])
+            assert (again.cards, again.key_points) == (rekey.cards, rekey.key_points)
+            for position, k in enumerate(card_keys[seat]):
+                proven_deck.verify_card_key(rekey.key_points[position], position, k, seat)
+            cards = rekey.cards
+    opened = [
+        proven_deck.open_card(card, [keys[j] for keys in card_keys.values()], table) for j, card in enumerate(cards)
+    ]
+    assert opened == tiny["opened_labels"]
 
 
 def test_signature_vectors() -> None:

@@ -2,7 +2,8 @@
 hostile; the command exits 0 only when every honest peer named the cheat with the evidence. The whole
 matrix (every kind in every game) runs in scripts/cheat-matrix; here a few kinds that only a network
 shows: a forged signature (blamed on the link it came by), a withheld reveal (a live peer that stays
-quiet), a substituted card (caught by the audit of a spoiled deck)."""
+quiet), a marked deck (blamed at the first locker's pass, before any deal), and a host that starts an
+earlier game's table again (refused by every joiner)."""
 
 import json
 import subprocess
@@ -13,7 +14,8 @@ import pytest
 CASES = [
     ("fishnstones", 3, "2:forged-signature"),
     ("kunayala", 3, "1:withhold-reveal"),
-    ("kingfish", 3, "0:substitute-card"),
+    ("kingfish", 3, "0:marked-deck"),
+    ("fishnstones", 2, "0:reused-game"),
 ]
 
 
@@ -28,6 +30,8 @@ def test_a_cheating_peer_is_named_by_every_honest_peer(game: str, players: int, 
     assert result["finished"] is False and result["problems"] == []
     honest = [fault for fault in result["faults"] if fault["seat"] == int(seat)]
     assert len(honest) >= players - 1
+    if kind == "marked-deck":
+        assert result["before_first_deal"] is True, result
 
 
 def test_a_bad_cheat_is_refused_with_one_line() -> None:

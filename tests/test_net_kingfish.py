@@ -1,6 +1,7 @@
 """King Fish over the network: a match for every table size from 2 to 5, and no peer able to decrypt a
-card it was not dealt or shown before the end — checked, message by message, against every key the
-peers released at the end, in each peer's store and in everything it received."""
+card it was not dealt or shown — checked, message by message, against every deck key of every seat (read
+from the seats' own stores, since no key is ever released at the end), in each peer's store and in
+everything it received."""
 
 import json
 import sqlite3
@@ -54,21 +55,20 @@ class Dealing:
 
 
 class Keys:
-    """Every deck key of the game, from the end messages: which card key belongs to whom."""
+    """Every deck key of the game, from each seat's own store: which card key belongs to whom."""
 
-    def __init__(self, lines: list[bytes], players: int) -> None:
+    def __init__(self, stores: dict[int, str], players: int) -> None:
         self.card_key: dict[str, tuple[str, int, int]] = {}
         """key hex -> (deck, seat, position)."""
         self.lock_key: dict[str, int] = {}
-        for raw in lines[1:]:
-            envelope = open_envelope(raw)
-            if envelope.body.get("type") != "end":
-                continue
-            for released in envelope.body["decks"]:  # type: ignore[union-attr]
-                assert isinstance(released, dict)
-                self.lock_key[str(released["lock_key"])] = envelope.seat
-                for position, key in enumerate(released["card_keys"]):  # type: ignore[arg-type]
-                    self.card_key[str(key)] = (str(released["deck"]), envelope.seat, position)
+        for seat, store in stores.items():
+            with sqlite3.connect(store) as db:
+                rows = list(db.execute("SELECT name, record FROM secrets WHERE name LIKE 'deck/%'"))
+            for name, record in rows:
+                keys = json.loads(record)
+                self.lock_key[str(keys["lock_key"])] = seat
+                for position, key in enumerate(keys["card_keys"]):
+                    self.card_key[str(key)] = (name.removeprefix("deck/"), seat, position)
         self.players = players
         assert len(self.lock_key) == players * players, "one deck per round, one round per player"
 
@@ -127,7 +127,8 @@ def test_no_peer_can_decrypt_a_card_it_was_not_dealt_or_shown_before_the_end(tmp
         table.stop_all()
     assert all(r is not None and r["finished"] for r in results), results
     lines = table.transcripts[0].read_bytes().splitlines()
-    dealing, keys = Dealing(lines), Keys(lines, players)
+    stores = {int(str(r["seat"])): str(r["store"]) for r in results if r is not None}
+    dealing, keys = Dealing(lines), Keys(stores, players)
     for result in results:
         assert result is not None and isinstance(result["seat"], int)
         reader = Reader(result["seat"], keys, dealing)

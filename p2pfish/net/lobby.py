@@ -44,6 +44,15 @@ class LobbyRefused(P2pfishError):
     """The lobby would not let this player in (wrong code, full, or already started)."""
 
 
+class StartRefused(LobbyRefused):
+    """The host started a game this joiner must not play (not its card, not a setup of the cards sent):
+    the host (seat 0) cheated, and the start message it sent is the evidence."""
+
+    def __init__(self, reason: str, evidence: bytes = b"") -> None:
+        super().__init__(reason, 0)
+        self.evidence = evidence
+
+
 def new_join_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -207,12 +216,15 @@ class LobbyHost:
                 await self._router.send_multipart([joiner, _sealed(self._key, update)])
             if on_change is not None:
                 on_change(list(self.cards))
-        setup = setup_of(self.game, self.options, self.cards)
-        start: dict[str, Json] = {"type": "start", "setup": setup.to_wire()}
-        start["cards"] = [card.to_wire() for card in self.cards]
+        table = self.table_to_start()
+        start: dict[str, Json] = {"type": "start", "setup": table.setup.to_wire()}
+        start["cards"] = [card.to_wire() for card in table.cards]
         for joiner in self._joiners:
             await self._router.send_multipart([joiner, _sealed(self._key, start)])
-        return Table(setup, tuple(self.cards))
+        return table
+
+    def table_to_start(self) -> Table:
+        return Table(setup_of(self.game, self.options, self.cards), tuple(self.cards))
 
     async def _next_or(self, start_now: asyncio.Event | None) -> tuple[bytes, bytes] | None:
         """The next lobby message, or None when `start_now` is set first."""
@@ -305,7 +317,10 @@ async def _await_start(
             on_change(cards)
         if message.get("type") == "start":
             table = Table(GameSetup.from_wire(message.get("setup")), tuple(cards))
-            check_start(card, table)
+            try:
+                check_start(card, table)
+            except StartRefused as refused:
+                raise StartRefused(refused.reason, raw) from None
             return table
 
 
@@ -314,8 +329,8 @@ def check_start(card: PlayerCard, table: Table) -> None:
     seat, and the setup is made of exactly the cards sent, so the session id is new. Raises LobbyRefused."""
     cards = list(table.cards)
     if card not in cards:
-        raise LobbyRefused("the host started a game without this player's card (an old or forged table)")
+        raise StartRefused("the host started a game without this player's card (an old or forged table)")
     if len({c.curve_public for c in cards}) != len(cards):
-        raise LobbyRefused("the host started a game where two seats share a network key")
+        raise StartRefused("the host started a game where two seats share a network key")
     if table.setup != setup_of(table.setup.game, table.setup.option_map, cards):
-        raise LobbyRefused("the host started a game whose setup is not made of the cards it sent")
+        raise StartRefused("the host started a game whose setup is not made of the cards it sent")

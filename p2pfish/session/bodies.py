@@ -4,13 +4,12 @@ act          a seat's move at a turn: a rules action, a commitment, a reveal wit
              action that turns up its own face-down cards, with its keys for them
 rand-commit  a seat's commitment to its contribution to the joint randomness of a chance turn
 rand-reveal  the contribution and its nonce
-deck-lock    a seat's lock-and-shuffle pass over the deck (in seat order)
-deck-rekey   a seat's re-keying pass, with a commitment to each of its new card keys (in seat order)
+deck-lock    a seat's lock-and-shuffle pass over the deck (in seat order), with its shuffle proof
+deck-rekey   a seat's re-keying pass, with the key point of each of its new card keys and the proof
+             (in seat order)
 card-keys    a seat's keys for the cards a deal turns up (all seats but the receiver of a private deal)
-deck-audit   a card of a deck opened to no card: the seat releases every key of that deck so that all can
-             re-check its passes now and name the seat whose pass was dishonest
-end          after the last move: any commitments still closed are opened, every deck key is
-             released, and the seat signs the hash of the log it applied and the outcome it reached
+end          after the last move: any commitments still closed are opened, and the seat signs the hash
+             of the log it applied and the outcome it reached
 chat         free text between players; not part of the game
 stop         a seat stopped the game: whom it blames, why, and the evidence (not part of the game)
 """
@@ -21,7 +20,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 
 ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT, STOP = "act", "rand-commit", "rand-reveal", "end", "chat", "stop"
-DECK_LOCK, DECK_REKEY, CARD_KEYS, DECK_AUDIT = "deck-lock", "deck-rekey", "card-keys", "deck-audit"
+DECK_LOCK, DECK_REKEY, CARD_KEYS = "deck-lock", "deck-rekey", "card-keys"
 TURN_KINDS = (ACT, RAND_COMMIT, RAND_REVEAL, DECK_LOCK, DECK_REKEY, CARD_KEYS, END)
 MAX_CHAT_CHARS = 500
 
@@ -30,11 +29,10 @@ FIELDS = {
     ACT: {"type", "turn", "action", "nonce", "card_keys"},
     RAND_COMMIT: {"type", "turn", "digest"},
     RAND_REVEAL: {"type", "turn", "contribution", "nonce"},
-    DECK_LOCK: {"type", "turn", "cards"},
-    DECK_REKEY: {"type", "turn", "cards", "commitments"},
+    DECK_LOCK: {"type", "turn", "pass"},
+    DECK_REKEY: {"type", "turn", "pass"},
     CARD_KEYS: {"type", "turn", "keys"},
-    END: {"type", "turn", "log", "outcome", "openings", "decks"},
-    DECK_AUDIT: {"type", "deck", "position", "lock_key", "card_keys"},
+    END: {"type", "turn", "log", "outcome", "openings"},
     CHAT: {"type", "text"},
     STOP: {"type", "seat", "kind", "reason", "evidence"},
 }
@@ -70,12 +68,9 @@ def act(
     return body
 
 
-def deck_lock(turn: int, cards: list[Json]) -> dict[str, Json]:
-    return {"type": DECK_LOCK, "turn": turn, "cards": cards}
-
-
-def deck_rekey(turn: int, cards: list[Json], commitments: list[Json]) -> dict[str, Json]:
-    return {"type": DECK_REKEY, "turn": turn, "cards": cards, "commitments": commitments}
+def deck_pass(kind: str, turn: int, proven_pass: dict[str, Json]) -> dict[str, Json]:
+    """A deck-lock or deck-rekey message: the pass with its proof, as proven_deck writes it."""
+    return {"type": kind, "turn": turn, "pass": proven_pass}
 
 
 def card_keys(turn: int, keys: list[Json]) -> dict[str, Json]:
@@ -100,16 +95,13 @@ class Opening:
         return {"purpose": self.purpose, "value": self.value, "nonce": self.nonce.hex()}
 
 
-def end(
-    turn: int, log_hash: bytes, outcome: dict[str, Json], openings: list[Opening], decks: list[Json]
-) -> dict[str, Json]:
+def end(turn: int, log_hash: bytes, outcome: dict[str, Json], openings: list[Opening]) -> dict[str, Json]:
     return {
         "type": END,
         "turn": turn,
         "log": log_hash.hex(),
         "outcome": outcome,
         "openings": [opening.to_wire() for opening in openings],
-        "decks": decks,
     }
 
 
@@ -122,12 +114,6 @@ def read_openings(body: dict[str, Json]) -> list[Opening]:
         obj = dict(as_object(item, "an opening"))
         openings.append(Opening(str_field(obj, "purpose"), field(obj, "value"), hex_field(obj, "nonce", 32)))
     return openings
-
-
-def deck_audit(released: dict[str, Json], position: int | None) -> dict[str, Json]:
-    """`released`: the deck's name, this seat's lock key and card keys, as in an end message;
-    `position`: the card that opened to no card here, or None when answering another seat's call."""
-    return {"type": DECK_AUDIT, "position": position, **released}
 
 
 def chat(text: str) -> dict[str, Json]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2pfish.core.actions import Action
-from p2pfish.core.errors import MalformedInput, ProtocolViolation
+from p2pfish.core.errors import MalformedInput, P2pfishError, ProtocolViolation
 from p2pfish.core.game import AnyRules, Known, Outcome
 from p2pfish.core.wire import Json, Scalar, scalar
 from p2pfish.crypto.encoding import encode_u32, tagged_hash
@@ -19,7 +19,6 @@ from p2pfish.games import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.bodies import (
     CHAT,
-    END,
     STOP,
     turn_of,
 )
@@ -89,14 +88,6 @@ class Unattributed(ProtocolViolation):
     """Proof that someone cheated, without knowing who."""
 
 
-class DeckSpoiled(Exception):
-    """A card of this deck opened to no card: some seat's pass was dishonest; an audit will say whose."""
-
-    def __init__(self, deck: str, position: int) -> None:
-        super().__init__(deck, position)
-        self.deck, self.position = deck, position
-
-
 class SessionCore:
     """State and message handling; the turns themselves live in the classes built on this one."""
 
@@ -154,12 +145,6 @@ class SessionCore:
         """Stop reports of other seats whose evidence proves nothing here (yet)."""
         self._unproven_since: float | None = None
         self._checking_report = False
-        self._spoiled: str | None = None
-        """A deck found spoiled here: the game stops for its audit (see DeckTurns._audit_turn)."""
-        self._spoiled_at: int | None = None
-        """The position that opened to no card here (None: another seat called for the audit)."""
-        self._audit_claims: dict[tuple[int, str], Envelope] = {}
-        """(seat, deck) -> that seat's deck-audit message for that deck: all its keys of the deck."""
         self.away: set[int] = set()
         """Seats whose players left meaning to resume: waited for as long as for a decision."""
         self._accepted_hashes: set[bytes] = set()
@@ -245,36 +230,31 @@ class SessionCore:
                 self._store.save_message(message.raw)
                 if self._relay and self.seat is not None:
                     self._outbox.append(message.raw)
-            if message.kind == bodies.DECK_AUDIT:
-                chain.ready.remove(message)
-                self._take_audit_claim(message)
-            elif message.kind in (CHAT, STOP):
+            if not own and not self._check_on_arrival(message):
+                return
+            if message.kind in (CHAT, STOP):
                 chain.ready.remove(message)
                 if not own:
                     self._side_message(message)
                 elif message.kind == STOP:
                     self._own_stop = message
 
-    def _take_audit_claim(self, message: Envelope) -> None:
-        """Keep a deck-audit message, unless its author had already ended the game (nothing can be found
-        spoiled after one's own end: such a message is ignored)."""
-        chain = self.chains[message.seat]
-        if any(earlier.kind == END for earlier in chain.accepted[: message.seq]):
-            return
-        deck = message.body.get("deck")
-        if isinstance(deck, str):
-            self._audit_claims.setdefault((message.seat, deck), message)
-
-    def _auditing(self) -> bool:
-        """Whether a deck has been found spoiled here, or some seat called one spoiled."""
-        return bool(self._called_decks())
-
-    def _called_decks(self) -> list[str]:
-        """Decks called spoiled (a deck-audit with a position) or found so here, in the order shuffled."""
-        called = {deck for (_, deck), claim in self._audit_claims.items() if claim.body.get("position") is not None}
-        if self._spoiled is not None:
-            called.add(self._spoiled)
-        return sorted(called, key=lambda deck: list(self.decks).index(deck) if deck in self.decks else len(self.decks))
+    def _check_on_arrival(self, message: Envelope) -> bool:
+        """Everything about a message that does not wait for its turn is checked the moment it arrives: its
+        type and fields, and that its turn has not passed. A message failing this stops the game, blamed on
+        its author (its signature proves it), so no message can sit unjudged while the table waits."""
+        if self.finished:
+            return True
+        self._evidence, self._author = (message.raw,), message.seat
+        try:
+            bodies.check_fields(message.body)
+            if message.kind in bodies.TURN_KINDS and turn_of(message.body) < self.turn:
+                raise ProtocolViolation(f"sent a {message.kind} for turn {turn_of(message.body)}, already played")
+        except P2pfishError as error:
+            kind = "malformed" if isinstance(error, MalformedInput) else "violation"
+            self._stop(Fault(message.seat, kind, error.reason, (message.raw,)))
+            return False
+        return True
 
     def _link_fault(self, fault: Fault) -> None:
         """A message no seat's signature vouches for is blamed on the link it came by. Evidence in another

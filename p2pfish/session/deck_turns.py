@@ -1,43 +1,36 @@
-"""Deck turns: the mental-poker deck. A shuffle turn has each seat lock and shuffle, then re-key,
-in seat order; a deal turn has every seat but the receiver publish its keys for the dealt cards;
-an action that turns up a seat's own face-down cards carries that seat's keys; at the end every
-key is released and every pass re-checked.
-
-A card that opens to no card proves that some pass was dishonest, but not whose. The seat that finds
-it (every seat, for a public card; the receiver alone, for a private one) stops the game for an
-audit of that deck: it sends a deck-audit message with all its keys of the deck, every other seat
-answers in kind, and the re-check of every pass names the cheat. A seat that claims a spoiled deck
-whose passes all check out is blamed itself."""
+"""Deck turns: the mental-poker deck. A shuffle turn has each seat lock and shuffle, then re-key, in seat
+order, every pass with its proof, checked by every peer when it arrives (a dishonest pass is blamed on its
+author before any card of the deck is dealt); a deal turn has every seat but the receiver publish its keys
+for the dealt cards, each checked at once against its key point; an action that turns up a seat's own
+face-down cards carries that seat's keys, checked the same way."""
 
 from p2pfish.core.actions import Dealt, RevealsCards, Shuffled, card_name
-from p2pfish.core.errors import IllegalAction, MalformedInput, ProtocolViolation
+from p2pfish.core.errors import IllegalAction, ProtocolViolation
 from p2pfish.core.game import DealRequest, ShuffleRequest
-from p2pfish.core.wire import Json, as_list, field
-from p2pfish.crypto.deck import (
+from p2pfish.core.wire import Json, field
+from p2pfish.crypto.proven_deck import (
     CardTable,
-    LockedDeck,
-    RekeyedDeck,
-    card_key_commitments,
-    lock_pass,
+    LockPass,
+    RekeyPass,
+    make_lock_pass,
+    make_rekey_pass,
     new_card_keys,
     new_key,
     new_permutation,
-    rekey_pass,
+    verify_lock_pass,
+    verify_rekey_pass,
 )
 from p2pfish.session import bodies
-from p2pfish.session.bodies import (
-    CARD_KEYS,
-    DECK_LOCK,
-    DECK_REKEY,
-)
-from p2pfish.session.core import DeckSpoiled, SessionCore, Unattributed
-from p2pfish.session.decks import DeckRecord, keys_to_wire, read_deck, read_hashes, read_keys
+from p2pfish.session.bodies import CARD_KEYS, DECK_LOCK, DECK_REKEY
+from p2pfish.session.core import SessionCore, Unattributed
+from p2pfish.session.decks import DeckRecord, keys_to_wire, pass_context, read_keys
 
 
 class DeckTurns(SessionCore):
     def _shuffle_turn(self, request: ShuffleRequest) -> bool:
-        """Each seat in seat order locks and shuffles the deck, then each in seat order re-keys it."""
-        if request.deck in self.decks and len(self.decks[request.deck].rekeys) == self.setup.players:
+        """Each seat in seat order locks and shuffles the deck, then each in seat order re-keys it; each
+        pass is proven against the deck before it."""
+        if request.deck in self.decks and self.decks[request.deck].shuffled:
             raise IllegalAction(f"the rules asked to shuffle {request.deck} twice")
         deck = self.decks.get(request.deck)
         if deck is None:
@@ -53,28 +46,32 @@ class DeckTurns(SessionCore):
             envelope = self._take(seat, kind)
             if envelope is None:
                 return progress
-            cards = read_deck(field(envelope.body, "cards"), size, seat)
+            context = pass_context(self.session_id, seat, deck.name, kind)
             if locking:
-                deck.locks.append(LockedDeck(seat, cards))
+                lock = LockPass.from_wire(field(envelope.body, "pass"), size, seat)
+                verify_lock_pass(context, deck.cards, lock, seat)
+                deck.locks.append(lock)
             else:
-                hashes = read_hashes(field(envelope.body, "commitments"), size, seat)
-                deck.rekeys.append(RekeyedDeck(seat, cards, hashes))
+                rekey = RekeyPass.from_wire(field(envelope.body, "pass"), size, seat)
+                verify_rekey_pass(context, deck.cards, deck.locks[seat].lock_point, rekey, seat)
+                deck.rekeys.append(rekey)
             progress = True
         self._apply_chance(Shuffled(request.deck, size))
         return True
 
     def _deck_pass(self, deck: DeckRecord, locking: bool) -> dict[str, Json]:
+        assert self.seat is not None
         keys = self._deck_keys(deck.name, len(deck.table))
         lock_key = int(str(keys["lock_key"]), 16)
+        kind = DECK_LOCK if locking else DECK_REKEY
+        context = pass_context(self.session_id, self.seat, deck.name, kind)
         if locking:
             permutation = [int(str(i)) for i in keys["permutation"]]  # type: ignore[union-attr]
-            cards = lock_pass(deck.cards, lock_key, permutation)
-            return bodies.deck_lock(self.turn, [card.hex() for card in cards])
-        assert self.seat is not None
+            lock = make_lock_pass(context, deck.cards, lock_key, permutation)
+            return bodies.deck_pass(kind, self.turn, lock.to_wire())
         card_keys = [int(str(k), 16) for k in keys["card_keys"]]  # type: ignore[union-attr]
-        cards = rekey_pass(deck.cards, lock_key, card_keys)
-        hashes = card_key_commitments(self.session_id, self.seat, card_keys)
-        return bodies.deck_rekey(self.turn, [card.hex() for card in cards], [h.hex() for h in hashes])
+        rekey = make_rekey_pass(context, deck.cards, lock_key, card_keys)
+        return bodies.deck_pass(kind, self.turn, rekey.to_wire())
 
     def _deck_keys(self, deck: str, size: int) -> dict[str, Json]:
         """This seat's lock key, permutation and card keys for `deck`, stored before first use."""
@@ -97,7 +94,7 @@ class DeckTurns(SessionCore):
     def _deal_turn(self, request: DealRequest) -> bool:
         """Every seat but the receiver publishes its keys for the dealt positions, checked at once."""
         deck = self.decks.get(request.deck)
-        if deck is None or len(deck.rekeys) < self.setup.players:
+        if deck is None or not deck.shuffled:
             raise IllegalAction(f"the rules dealt from {request.deck} before it was shuffled")
         seats = range(self.setup.players)
         givers = [s for s in seats if s != request.to]
@@ -110,7 +107,7 @@ class DeckTurns(SessionCore):
             if seat not in self._pending and (envelope := self._take(seat, CARD_KEYS)) is not None:
                 keys = read_keys(field(envelope.body, "keys"), len(request.positions), seat)
                 for position, key in zip(request.positions, keys, strict=True):
-                    deck.accept_key(self.session_id, seat, position, key)
+                    deck.accept_key(seat, position, key)
                 self._pending[seat] = envelope
                 progress = True
         if len(self._pending) < len(givers):
@@ -139,7 +136,7 @@ class DeckTurns(SessionCore):
             deck = self.decks.get(deck_name)
             if deck is None:
                 raise IllegalAction(f"turned up a card of {deck_name}, which was never shuffled", seat)
-            deck.accept_key(self.session_id, seat, position, key)
+            deck.accept_key(seat, position, key)
             if not deck.has_all_keys(position, seats):
                 raise IllegalAction(f"turned up position {position} of {deck_name}, which it was not dealt", seat)
             if self._open(deck, position) != label:
@@ -148,84 +145,9 @@ class DeckTurns(SessionCore):
                 )
 
     def _open(self, deck: DeckRecord, position: int) -> str:
-        try:
-            return deck.open(position, range(self.setup.players))
-        except ProtocolViolation:
-            raise DeckSpoiled(deck.name, position) from None
-
-    def _audit_turn(self) -> bool:
-        """Answer every deck called spoiled (once this peer holds its whole shuffle) with all this seat's
-        keys of it; the first called deck that every seat has answered is re-checked: its dishonest pass
-        is named, or, when every pass checks out, the lowest seat that called it spoiled."""
-        called = [
-            deck
-            for deck in self._called_decks()
-            if deck in self.decks and len(self.decks[deck].rekeys) == self.setup.players
-        ]
-        progress = False
-        for deck in called:
-            if self.seat is not None and (self.seat, deck) not in self._audit_claims:
-                position = self._spoiled_at if deck == self._spoiled else None
-                self._emit(bodies.deck_audit(self._released_keys(deck), position))
-                progress = True
-        seats = range(self.setup.players)
-        for deck in called:
-            if all((seat, deck) in self._audit_claims for seat in seats):
-                self._judge_deck(deck)
-        return progress
-
-    def _audit_waits_for(self) -> tuple[int, ...]:
-        for deck in self._called_decks():
-            if deck in self.decks:
-                return tuple(s for s in range(self.setup.players) if (s, deck) not in self._audit_claims)
-        return ()
-
-    def _judge_deck(self, name: str) -> None:
-        claims = {seat: self._audit_claims[(seat, name)] for seat in range(self.setup.players)}
-        callers = []
-        for seat, envelope in claims.items():
-            self._evidence, self._author = (envelope.raw,), seat
-            position = field(envelope.body, "position")
-            if position is not None and type(position) is not int:
-                raise MalformedInput(f"a deck-audit position must be an integer or null, not {position!r}", seat)
-            if position is not None:
-                callers.append(seat)
-        self._check_passes(self.decks[name], {seat: (e.raw, e.body) for seat, e in claims.items()})
-        if callers:
-            raise ProtocolViolation(f"called {name} spoiled, but every pass of it checks out", callers[0])
-        raise Unattributed(f"a card of {name} opened to no card here, yet every pass of it checks out")
-
-    def _check_passes(self, deck: DeckRecord, released: dict[int, tuple[bytes, dict[str, Json]]]) -> None:
-        """Re-check every pass of `deck` with each seat's released keys (`lock_key` and `card_keys`, as an
-        end or a deck-audit message carries them, with that message): a malformed key is blamed on its
-        seat, a dishonest pass on its author, with every message as evidence."""
-        size = len(deck.table)
-        lock_keys: dict[int, int] = {}
-        card_keys: dict[int, list[int]] = {}
-        for seat, (raw, keys) in released.items():
-            self._evidence, self._author = (raw,), seat
-            lock_keys[seat] = read_keys([field(keys, "lock_key")], 1, seat)[0]
-            card_keys[seat] = read_keys(field(keys, "card_keys"), size, seat)
-        self._evidence, self._author = tuple(raw for raw, _ in released.values()), None
-        deck.audit(self.session_id, lock_keys, card_keys)
-
-    def _released_keys(self, deck: str) -> dict[str, Json]:
-        record = self._secrets[f"deck/{deck}"]
-        assert isinstance(record, dict)
-        return {"deck": deck, "lock_key": record["lock_key"], "card_keys": record["card_keys"]}
-
-    def _audit_decks(self) -> None:
-        """Every deck key is public now: re-check every pass of every deck; blame the first cheat."""
-        for name, deck in self.decks.items():
-            released: dict[int, tuple[bytes, dict[str, Json]]] = {}
-            for seat, envelope in self._ends.items():
-                self._evidence, self._author = (envelope.raw,), seat
-                keys = [
-                    d
-                    for d in as_list(field(envelope.body, "decks"), "the released decks")
-                    if isinstance(d, dict) and d.get("deck") == name
-                ]
-                if len(keys) != 1:
-                    raise ProtocolViolation(f"did not release its keys of {name} at the end (withheld)", seat)
-                released[seat] = (envelope.raw, keys[0])
-            self._check_passes(deck, released)
+        """The card at `position`, every key of it in hand. With every pass proven and every key checked,
+        a position that opens to no card means the cryptography itself failed: nobody can be named."""
+        label = deck.open(position, range(self.setup.players))
+        if label is None:
+            raise Unattributed(f"position {position} of {deck.name} opened to no card, though every pass is proven")
+        return label

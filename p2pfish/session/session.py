@@ -40,7 +40,6 @@ from p2pfish.session.core import (
     TAG_LOG,
     Applied,
     ChatReceived,
-    DeckSpoiled,
     Event,
     Fault,
     Finished,
@@ -168,11 +167,39 @@ class Session(RandomTurns, DeckTurns):
             limit = self._decide_within if self._deciding(seat) or seat in self.away else self._drop_after
             since = self._waiting_since.setdefault(seat, now)
             if now - since >= limit:
-                self._stop(Fault(seat, "timeout", f"sent nothing for {limit:.0f} s: dropped"))
+                due, evidence = self._due_from(seat)
+                self._stop(Fault(seat, "timeout", f"sent nothing for {limit:.0f} s while {due}: dropped", evidence))
                 return
             if now - since >= self._slow_after and seat not in self._slow_told:
                 self._slow_told.add(seat)
                 self._events.append(Slow(seat))
+
+    def _due_from(self, seat: int) -> tuple[str, tuple[bytes, ...]]:
+        """What the table waits for from `seat`, in words, and the seat's own signed messages whose proof
+        that wait leaves owed (its commitments still closed), so that going quiet never hides a cheat."""
+        closed = [p for s, p in self.commitments if s == seat and (s, p) not in self.opened]
+        evidence = tuple(
+            envelope.raw
+            for envelope in self.chains[seat].accepted
+            if isinstance(action := envelope.body.get("action"), dict)
+            and action.get("t") == "commit"
+            and action.get("purpose") in closed
+        )[-2:]
+        unproven = f" (left unproven: {', '.join(closed)})" if closed else ""
+        state = self.state
+        if self.rules.outcome(state) is not None:
+            return f"its end of the game was due{unproven}", evidence
+        request = self.rules.chance(state)
+        if isinstance(request, ChanceRequest):
+            step = "commitment" if seat not in self._rand_commits else "reveal"
+            return f"its {step} for the draw {request.purpose} was due", ()
+        if isinstance(request, ShuffleRequest):
+            return f"its pass over {request.deck} was due", ()
+        if isinstance(request, DealRequest):
+            return f"its keys to deal from {request.deck} were due", ()
+        if self.rules.reveal_due(state, seat):
+            return f"the reveal it owes was due{unproven}", evidence
+        return f"its move was due{unproven}", evidence
 
     def _stop_unproven(self, report: Envelope) -> None:
         reason = f"seat {report.seat} stopped the game: {bodies.report_reason(report.body)} (not proven here)"
@@ -181,7 +208,7 @@ class Session(RandomTurns, DeckTurns):
     def _deciding(self, seat: int) -> bool:
         """Whether the current turn waits for `seat` to decide (not for an automatic protocol step)."""
         state = self.state
-        if self._auditing() or self.rules.outcome(state) is not None or self.rules.chance(state) is not None:
+        if self.rules.outcome(state) is not None or self.rules.chance(state) is not None:
             return False
         return not self.rules.reveal_due(state, seat)
 
@@ -196,8 +223,6 @@ class Session(RandomTurns, DeckTurns):
         """(view, legal actions) when the local seat must decide now, else None."""
         if self.seat is None or self.fault is not None or self.finished or (self.turn, ACT) in self._sent:
             return None
-        if self._auditing():
-            return None
         if self.rules.outcome(self.state) is not None or self.rules.chance(self.state) is not None:
             return None
         if self.seat not in self.rules.to_act(self.state):
@@ -211,9 +236,6 @@ class Session(RandomTurns, DeckTurns):
         if self.fault is not None or self.finished:
             return ""
         players = self.setup.players
-        if self._auditing():
-            waiting = len(self._audit_waits_for())
-            return f"a card opened to no card: auditing the deck, keys {players - waiting}/{players}"
         if self.rules.outcome(self.state) is not None:
             return f"auditing the game: {len(self._ends)}/{players} seats opened their secrets"
         request = self.rules.chance(self.state)
@@ -234,8 +256,6 @@ class Session(RandomTurns, DeckTurns):
         if self.fault is not None or self.finished:
             return ()
         everyone = range(self.setup.players)
-        if self._auditing():
-            return self._audit_waits_for()
         if self.rules.outcome(self.state) is not None:
             return tuple(s for s in everyone if s not in self._ends)
         request = self.rules.chance(self.state)
@@ -259,8 +279,6 @@ class Session(RandomTurns, DeckTurns):
             try:
                 if not self._step():
                     break
-            except DeckSpoiled as spoiled:
-                self._spoiled, self._spoiled_at = spoiled.deck, spoiled.position
             except Unattributed as error:
                 self._stop(Fault(None, "violation", error.reason, self._evidence))
             except P2pfishError as error:
@@ -295,14 +313,7 @@ class Session(RandomTurns, DeckTurns):
             self._unproven.append(report)
 
     def _step(self) -> bool:
-        if self._spoiled is not None:
-            return self._audit_turn()
-        if self._called_decks():
-            return self._game_step() or self._audit_turn()
-        return self._game_step()
-
-    def _game_step(self) -> bool:
-        """One turn of the game itself (a deck called spoiled by another seat waits until none is left)."""
+        """One turn of the game."""
         outcome = self.rules.outcome(self.state)
         if outcome is not None:
             return self._end_turn(outcome)
@@ -417,8 +428,7 @@ class Session(RandomTurns, DeckTurns):
                 for seat, purpose in self.commitments
                 if seat == self.seat and (seat, purpose) not in self.opened
             ]
-            decks: list[Json] = [self._released_keys(name) for name in self.decks]
-            self._emit(bodies.end(self.turn, self.log_hash, outcome.to_wire(), openings, decks))
+            self._emit(bodies.end(self.turn, self.log_hash, outcome.to_wire(), openings))
             progress = True
         for seat in range(self.setup.players):
             if seat not in self._ends and (envelope := self._take(seat, END)) is not None:
@@ -426,7 +436,6 @@ class Session(RandomTurns, DeckTurns):
                 self._ends[seat] = envelope
                 progress = True
         if len(self._ends) == self.setup.players:
-            self._audit_decks()
             self._evidence = tuple(envelope.raw for _, envelope in sorted(self._ends.items()))
             self._author = None
             self.rules.audit(self.state, self.opened)

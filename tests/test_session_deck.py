@@ -7,20 +7,20 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from p2pfish.crypto.proven_deck import card_point, make_lock_pass, make_rekey_pass
 from toy_games.highcard import DECK, LABELS, RULES, PlayFaceDown
 
 from p2pfish.core.actions import Dealt
 from p2pfish.core.wire import Json
 from p2pfish.crypto import secp256k1
 from p2pfish.crypto.identity import Identity
+from p2pfish.crypto.proven_deck import card_point, make_lock_pass, make_rekey_pass
 from p2pfish.games import REGISTRY
 from p2pfish.selfplay import play_game
 from p2pfish.session import bodies
 from p2pfish.session.audit import audit
 from p2pfish.session.decks import pass_context
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import Session
+from p2pfish.session.session import DROP_AFTER_S, Session
 from p2pfish.session.setup import GameSetup
 
 
@@ -294,3 +294,19 @@ def test_a_message_for_a_turn_already_played_is_blamed_when_it_arrives() -> None
     for session in honest(game, 2):
         assert session.fault is not None and (session.fault.seat, session.fault.kind) == (2, "violation"), session.fault
         assert "already played" in session.fault.reason
+
+
+def test_a_seat_that_goes_quiet_instead_of_turning_up_its_face_down_card_is_named_for_it() -> None:
+    game = table(2)
+    game.start()
+    quiet = 0
+    while game.step():
+        game.in_flight = [m for m in game.in_flight if not (m[1] == quiet and b'"reveal-card"' in m[2])]
+    waiter = game.sessions[1]
+    assert waiter.waiting_for() == (quiet,) and waiter.fault is None
+    waiter.tick(0.0)
+    waiter.tick(DROP_AFTER_S)
+    fault = waiter.fault
+    assert fault is not None and (fault.seat, fault.kind) == (quiet, "timeout")
+    assert "face-down move stays unproven" in fault.reason
+    assert len(fault.evidence) == 1 and b'"t":"play"' in fault.evidence[0], "its face-down play is the evidence"

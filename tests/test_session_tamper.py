@@ -14,6 +14,7 @@ from session_helpers import (
     Net,
     Rewriter,
     action_tag,
+    author_of,
     body_of,
     deliver_bad,
     flip_hex,
@@ -723,6 +724,9 @@ def test_withheld_reveal_is_named_slow_then_dropped() -> None:
         fault = session.fault
         assert fault is not None
         assert (fault.seat, fault.kind) == (CHEATER, "timeout")
+        assert "the reveal it owes was due (left unproven:" in fault.reason, fault.reason
+        assert fault.evidence and all(author_of(raw) == CHEATER for raw in fault.evidence)
+        assert all(action_tag(raw) == "commit" for raw in fault.evidence), "its own commitment is the evidence"
         assert session.take_events() == [Stopped(fault)]
         assert snapshot(session) == before
         assert session.waiting_for() == ()

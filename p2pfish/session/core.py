@@ -249,7 +249,7 @@ class SessionCore:
         try:
             bodies.check_fields(message.body)
             if message.kind in bodies.TURN_KINDS and turn_of(message.body) < self.turn:
-                raise ProtocolViolation(f"sent a {message.kind} for turn {turn_of(message.body)}, already played")
+                raise ProtocolViolation(f"sent its {message.kind} for turn {turn_of(message.body)}, already played")
         except P2pfishError as error:
             kind = "malformed" if isinstance(error, MalformedInput) else "violation"
             self._stop(Fault(message.seat, kind, error.reason, (message.raw,)))

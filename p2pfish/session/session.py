@@ -198,6 +198,9 @@ class Session(RandomTurns, DeckTurns):
         if isinstance(request, DealRequest):
             return f"its keys to deal from {request.deck} were due", ()
         if self.rules.reveal_due(state, seat):
+            if not closed:
+                acts = [e.raw for e in self.chains[seat].accepted if e.kind == ACT]
+                return "the reveal it owes was due (its earlier face-down move stays unproven)", tuple(acts[-1:])
             return f"the reveal it owes was due{unproven}", evidence
         return f"its move was due{unproven}", evidence
 

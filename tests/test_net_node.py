@@ -3,7 +3,7 @@
 import json
 
 from p2pfish.crypto.identity import Identity
-from p2pfish.net.node import AWAY, HEARTBEAT, NodeTimers, PeerAway, PeerNode
+from p2pfish.net.node import AWAY, HEARTBEAT, MESSAGE, NodeTimers, PeerAway, PeerNode
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
@@ -69,3 +69,31 @@ def test_a_heartbeat_from_another_game_stops_the_game_naming_nobody() -> None:
     node.on_frames(1, [HEARTBEAT, b'{"session": "00", "have": [0, 0]}'])
     fault = node.session.fault
     assert fault is not None and fault.seat is None and "different games" in fault.reason
+
+
+def test_messages_are_read_only_once_the_peer_showed_it_plays_this_game() -> None:
+    """A host that gave the peers different setups must not get an honest peer blamed for a 'replay'."""
+    clock, events = [0.0], list[object]()
+    node = node_at(clock, events)
+    other_game = GameSetup.create("fishnstones", {}, node.session.setup.roster, ("a", "b"))
+    peer = Session(other_game, 1, Identity.from_seed(bytes([2]) * 32), MemoryStore())
+    peer.start()
+    (first,) = peer.take_outbox()
+    node.on_frames(1, [MESSAGE, first])
+    assert node.session.fault is None, "held until the peer's heartbeat"
+    node.on_frames(1, [HEARTBEAT, json.dumps({"session": other_game.session_id.hex(), "have": [0, 1]}).encode()])
+    fault = node.session.fault
+    assert fault is not None and fault.seat is None and "different games" in fault.reason
+
+
+def test_a_message_held_before_the_heartbeat_is_read_after_it() -> None:
+    clock, events = [0.0], list[object]()
+    node = node_at(clock, events)
+    setup = node.session.setup
+    peer = Session(setup, 1, Identity.from_seed(bytes([2]) * 32), MemoryStore())
+    peer.start()
+    (first,) = peer.take_outbox()
+    node.on_frames(1, [MESSAGE, first])
+    assert node.session.have()[1] == 0
+    node.on_frames(1, heartbeat(node))
+    assert node.session.have()[1] == 1 and node.session.fault is None

@@ -8,6 +8,10 @@ The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks mes
 holds, they are sent again — so nothing is lost to a reconnect, a dropped frame or a peer that
 crashed and came back. A peer that sends nothing at all, not even heartbeats, is shown as silent
 and then dropped, which stops the game.
+
+A peer's messages are read only once its heartbeat has shown it plays this very game (each peer sends a
+heartbeat before anything else on its links). A host that gave two peers different setups therefore stops
+the game naming nobody, instead of getting an honest peer blamed for "a message of another game".
 """
 
 import asyncio
@@ -23,6 +27,8 @@ from p2pfish.session.session import Event, Session
 
 MESSAGE, HEARTBEAT, BYE, AWAY = b"M", b"H", b"B", b"A"
 RESEND_BATCH = 64
+EARLY_FRAMES = 4096
+"""Messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent later)."""
 
 Chooser = Callable[[Any, list[Action]], Action]
 
@@ -91,9 +97,13 @@ class PeerNode:
         self._gone: set[int] = set()
         self._away: set[int] = set()
         self._leaving = False
+        self._same_game: set[int] = set()
+        """Seats whose heartbeat showed this game's session id: their messages are read."""
+        self._early: dict[int, list[bytes]] = {}
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
+        self._beat()
         self.session.start()
         for raw in self.session.own_messages():
             self.mesh.broadcast([MESSAGE, raw])
@@ -147,6 +157,11 @@ class PeerNode:
         """One multipart frame from an authenticated peer."""
         self._heard(seat)
         if frames[0] == MESSAGE and len(frames) == 2:
+            if seat not in self._same_game:
+                early = self._early.setdefault(seat, [])
+                if len(early) < EARLY_FRAMES:
+                    early.append(frames[1])
+                return
             self.received += 1
             self.session.receive(frames[1], via=seat)
         elif frames[0] == HEARTBEAT and len(frames) == 2:
@@ -172,8 +187,14 @@ class PeerNode:
         if not isinstance(session, str):
             return
         if session != self.session.session_id.hex():
+            self._early.pop(seat, None)
             self.session.abort(f"seat {seat} plays another game setup: the lobby gave the peers different games")
             return
+        if seat not in self._same_game:
+            self._same_game.add(seat)
+            for raw in self._early.pop(seat, []):
+                self.received += 1
+                self.session.receive(raw, via=seat)
         have = beat.get("have")
         players = self.session.setup.players
         if isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have):

@@ -227,7 +227,7 @@ class SessionCore:
             if own and message.kind in bodies.TURN_KINDS:
                 self._sent.add((turn_of(message.body), message.kind))
             if not own and not self._restoring:
-                self._store.save_message(message.raw)
+                self._store.save_received(message.raw)
                 if self._relay and self.seat is not None:
                     self._outbox.append(message.raw)
             if not own and not self._check_on_arrival(message):

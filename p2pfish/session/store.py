@@ -18,6 +18,7 @@ class Store(Protocol):
     def save_secret(self, name: str, record: Json) -> None: ...
     def load_secrets(self) -> dict[str, Json]: ...
     def save_message(self, raw: bytes) -> None: ...
+    def save_received(self, raw: bytes) -> None: ...
     def load_messages(self) -> list[bytes]: ...
 
 
@@ -42,6 +43,9 @@ class MemoryStore:
     def save_message(self, raw: bytes) -> None:
         self.messages.append(raw)
 
+    def save_received(self, raw: bytes) -> None:
+        self.messages.append(raw)
+
     def load_messages(self) -> list[bytes]:
         return list(self.messages)
 
@@ -49,6 +53,11 @@ class MemoryStore:
 class SqliteStore:
     """One SQLite file per peer and game; every write is committed before the call returns.
 
+    A seat's own secrets and own messages are durable (synced to disk) before the call returns, so
+    before anything that depends on them leaves the peer. Another seat's message is written without its own
+    sync: a process that dies loses nothing (the write is in the operating system's hands), and what a
+    power cut might lose is fetched again from the other peers on resume; the next durable write syncs
+    it too.
     `new=True` (a game starting) refuses a file that exists already: a new game never opens an old store,
     only `resume` does. Neither follows a symbolic link."""
 
@@ -96,6 +105,13 @@ class SqliteStore:
 
     def save_message(self, raw: bytes) -> None:
         self._db.execute("INSERT INTO messages (raw) VALUES (?)", (raw,))
+
+    def save_received(self, raw: bytes) -> None:
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            self._db.execute("INSERT INTO messages (raw) VALUES (?)", (raw,))
+        finally:
+            self._db.execute("PRAGMA synchronous=FULL")
 
     def load_messages(self) -> list[bytes]:
         return [bytes(row[0]) for row in self._db.execute("SELECT raw FROM messages ORDER BY n")]

@@ -141,7 +141,7 @@ def deck_vectors() -> dict[str, Any]:
         "hash_to_point": "x = H('p2pfish/hash-to-point/v1', lp(tag, fields...), u32(counter)); first 02||x on curve",
         "card_point_tag": proven_deck.TAG_CARD_POINT.decode(),
         "card_points": points,
-        "generators": [secp256k1.point_bytes(proven_deck._generator(i)).hex() for i in (-1, 0, 1, 2, 3)],
+        "generators": [secp256k1.point_bytes(proven_deck.shuffle_generator(i)).hex() for i in (-1, 0, 1, 2, 3)],
         "tiny_deck": {
             "labels": list(DECK_LABELS),
             "initial_deck": [c.hex() for c in table.points],

@@ -61,7 +61,7 @@ def test_deck_vectors() -> None:
     assert vectors["card_point_tag"].encode() == proven_deck.TAG_CARD_POINT
     for point in vectors["card_points"]:
         assert proven_deck.card_point(point["label"]).hex() == point["point"]
-    generators = [secp256k1.point_bytes(proven_deck._generator(i)).hex() for i in (-1, 0, 1, 2, 3)]
+    generators = [secp256k1.point_bytes(proven_deck.shuffle_generator(i)).hex() for i in (-1, 0, 1, 2, 3)]
     assert generators == vectors["generators"]
 
 

@@ -41,7 +41,7 @@ def card_point(label: str) -> bytes:
 
 
 @functools.lru_cache(maxsize=MAX_DECK + 1)
-def _generator(index: int) -> Point:
+def shuffle_generator(index: int) -> Point:
     """h_index of the permutation commitments (index -1: the product argument's base H)."""
     name = b"H" if index < 0 else encode_u32(index)
     return curve.hash_to_point(TAG_GENERATOR, name)
@@ -204,13 +204,15 @@ def make_lock_pass(context: bytes, inp: Deck, key: int, permutation: Sequence[in
     for i, source in enumerate(permutation):
         inverse[source] = i
     r = [curve.random_scalar() for _ in range(size)]
-    commitments = tuple(curve.point_bytes(curve.add(curve.mul_gen(r[j]), _generator(inverse[j]))) for j in range(size))
+    commitments = tuple(
+        curve.point_bytes(curve.add(curve.mul_gen(r[j]), shuffle_generator(inverse[j]))) for j in range(size)
+    )
     seed = _shuffle_seed(context, inp, cards, lock_point, commitments)
     e = _challenges(seed, size)
     e_prime = [e[permutation[i]] for i in range(size)]
     r_hat = [curve.random_scalar() for _ in range(size)]
     chain_points: list[Point] = []
-    previous, big_r = _generator(-1), 0
+    previous, big_r = shuffle_generator(-1), 0
     for i in range(size):
         previous = curve.add(curve.mul_gen(r_hat[i]), curve.mul(e_prime[i], previous))
         chain_points.append(previous)
@@ -233,10 +235,10 @@ def make_lock_pass(context: bytes, inp: Deck, key: int, permutation: Sequence[in
         k=curve.random_scalar(),
         big_r=curve.random_scalar(),
     )
-    bases = [_generator(-1), *chain_points[:-1]]
+    bases = [shuffle_generator(-1), *chain_points[:-1]]
     announcements = [
         curve.mul_gen(masks.r_bar),
-        curve.add(curve.mul_gen(masks.t), *(curve.mul(w, _generator(i)) for i, w in enumerate(masks.e_prime))),
+        curve.add(curve.mul_gen(masks.t), *(curve.mul(w, shuffle_generator(i)) for i, w in enumerate(masks.e_prime))),
         *(curve.add(curve.mul_gen(masks.r_hat[i]), curve.mul(masks.e_prime[i], bases[i])) for i in range(size)),
         curve.mul_gen(masks.big_r),
         curve.mul_gen(masks.k),
@@ -286,13 +288,13 @@ def _shuffle_valid(context: bytes, inp: Deck, lock: LockPass) -> bool:
     product = 1
     for ej in e:
         product = product * ej % GROUP_ORDER
-    column_sum = curve.add(*cs, _neg(curve.add(*(_generator(i) for i in range(size)))))
-    bases = [_generator(-1), *chain[:-1]]
+    column_sum = curve.add(*cs, _neg(curve.add(*(shuffle_generator(i) for i in range(size)))))
+    bases = [shuffle_generator(-1), *chain[:-1]]
     announcements = [
         curve.add(curve.mul_gen(proof.r_bar), curve.mul(minus, column_sum)),
         curve.add(
             curve.mul_gen(proof.t),
-            *(curve.mul(s, _generator(i)) for i, s in enumerate(proof.e_prime)),
+            *(curve.mul(s, shuffle_generator(i)) for i, s in enumerate(proof.e_prime)),
             curve.mul(minus, _weighted_sum(e, cs)),
         ),
         *(
@@ -300,7 +302,8 @@ def _shuffle_valid(context: bytes, inp: Deck, lock: LockPass) -> bool:
             for i in range(size)
         ),
         curve.add(
-            curve.mul_gen(proof.big_r), curve.mul(minus, curve.add(chain[-1], _neg(curve.mul(product, _generator(-1)))))
+            curve.mul_gen(proof.big_r),
+            curve.mul(minus, curve.add(chain[-1], _neg(curve.mul(product, shuffle_generator(-1))))),
         ),
         curve.add(curve.mul_gen(proof.k), curve.mul(minus, big_k)),
         curve.add(

@@ -5,7 +5,6 @@ runs in libsecp256k1's constant-time code. The point at infinity has no encoding
 would be it raises ValueError, which a verifier treats as a failed proof.
 """
 
-import functools
 import secrets
 
 from coincurve import PublicKey
@@ -87,8 +86,3 @@ def hash_to_point(tag: bytes, *fields: bytes) -> Point:
             return PublicKey(EVEN_Y + x)
         except ValueError:
             counter += 1
-
-
-@functools.lru_cache(maxsize=1)
-def generator() -> Point:
-    return mul_gen(1)

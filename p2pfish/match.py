@@ -108,6 +108,7 @@ class MatchResult:
     """The largest peak resident memory of any peer process."""
     session: str | None = None
     """The session id (hex) the first peer to report played under."""
+    peers: tuple["PeerReport", ...] = ()
     cheat: "CheatVerdict | None" = None
 
     @property
@@ -130,8 +131,47 @@ class MatchResult:
             "faults": self.faults,
             "peak_rss_mb": self.peak_rss_mb,
             "session": self.session,
+            "peers": [peer.to_wire() for peer in self.peers],
             **({} if self.cheat is None else self.cheat.to_wire()),
         }
+
+
+@dataclass(frozen=True)
+class PeerReport:
+    """What one peer process said of its game: its seat, whom it blamed (None: nobody) and its peak memory
+    (None when it gave no result). `honest` is False for the seat that played the cheat."""
+
+    seat: int | None
+    honest: bool
+    blamed: int | None
+    peak_rss_mb: float | None
+
+    def to_wire(self) -> dict[str, Json]:
+        return {"seat": self.seat, "honest": self.honest, "blamed": self.blamed, "peak_rss_mb": self.peak_rss_mb}
+
+
+def peer_reports(results: Sequence[dict[str, Json] | None], cheat: int | None) -> tuple[PeerReport, ...]:
+    """One report per process; a process that gave no result is given the one seat nobody reported, if only
+    one is missing."""
+    reported = {result.get("seat") for result in results if result is not None}
+    missing = [seat for seat in range(len(results)) if seat not in reported]
+    unknown = missing[0] if len(missing) == 1 else None
+    reports = []
+    for result in results:
+        if result is None:
+            reports.append(PeerReport(unknown, unknown is None or unknown != cheat, None, None))
+            continue
+        seat, fault, rss = result.get("seat"), result.get("fault"), result.get("peak_rss_mb")
+        blamed = fault.get("seat") if isinstance(fault, dict) else None
+        reports.append(
+            PeerReport(
+                seat if isinstance(seat, int) else None,
+                seat != cheat,
+                blamed if isinstance(blamed, int) else None,
+                float(rss) if isinstance(rss, (int, float)) else None,
+            )
+        )
+    return tuple(reports)
 
 
 @dataclass(frozen=True)
@@ -266,6 +306,7 @@ def run_match(
         table.stop_all()
     wall = time.monotonic() - started
     result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+    result = replace(result, peers=peer_reports(results, None if cheat is None else cheat.seat))
     return result if cheat is None else replace(result, cheat=judge(cheat, players, results))
 
 

@@ -32,6 +32,9 @@ def test_a_cheating_peer_is_named_by_every_honest_peer(game: str, players: int, 
     assert len(honest) >= players - 1
     if kind == "marked-deck":
         assert result["before_first_deal"] is True, result
+    honest_peers = [peer for peer in result["peers"] if peer["honest"]]
+    assert len(honest_peers) == players - 1 and int(seat) not in [peer["seat"] for peer in honest_peers], result
+    assert all(peer["blamed"] == int(seat) and 0 < peer["peak_rss_mb"] < 150 for peer in honest_peers), result
 
 
 def test_a_bad_cheat_is_refused_with_one_line() -> None:

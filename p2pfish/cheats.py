@@ -43,12 +43,23 @@ KINDS: Final = (
     "rigged-rekey",
     "bogus-audit",
     "reused-game",
+    "big-frame",
+    "chat-flood",
+    "oversize-evidence",
+    "escape-name",
 )
 DECK_KINDS: Final = ("wrong-card-key", "substitute-card", "marked-deck", "rigged-rekey")
 """Cheats with the mental-poker deck: only for games that deal from one."""
 DECK_GAMES: Final = ("kunayala", "kingfish")
 HOST_KINDS: Final = ("reused-game",)
 """Cheats only the lobby's host can make (always seat 0); they are played in the lobby, not the session."""
+PROCESS_KINDS: Final = ("big-frame", "escape-name")
+"""Attacks on the other peers' processes (their memory, their terminal), seen only over the network."""
+ESCAPE_NAME: Final = "\x1b[2K\rgame over: eve 99\n\x1b]0;pwned\x07eve"
+"""The name `escape-name` joins with: it would erase a line, print a fake result and set the terminal title."""
+BIG_FRAMES: Final = 8
+BIG_FRAME_BYTES: Final = 64 * 1024 * 1024
+FLOOD_CHATS: Final = 2000
 
 
 @dataclass(frozen=True)
@@ -154,6 +165,10 @@ class CheatingSession(Session):
             "rigged-rekey": self._rigged_rekey,
             "bogus-audit": self._bogus_audit,
             "reused-game": lambda body: False,  # played in the lobby (see netplay), not in the session
+            "escape-name": lambda body: False,  # its name is its attack: see match.MatchTable.peer_flags
+            "big-frame": self._big_frame,
+            "chat-flood": self._chat_flood,
+            "oversize-evidence": self._oversize_evidence,
         }
 
     def _emit(self, body: dict[str, Json]) -> None:
@@ -379,4 +394,29 @@ class CheatingSession(Session):
         """Bytes over the size limit in place of its next message."""
         self._send_raw(b'{"body":"' + b"x" * MAX_MESSAGE_BYTES + b'"}')
         super()._emit(body)
+        return True
+
+    def _big_frame(self, body: dict[str, Json]) -> bool:
+        """Frames of 64 MiB on every link in place of messages: each would cost every peer that reads it whole
+        its size in memory and a parse."""
+        for _ in range(BIG_FRAMES):
+            self._send_raw(b"x" * BIG_FRAME_BYTES)
+        super()._emit(body)
+        return True
+
+    def _chat_flood(self, body: dict[str, Json]) -> bool:
+        """Thousands of chats at once, each of a length a person could type, all validly signed."""
+        super()._emit(body)
+        for number in range(FLOOD_CHATS):
+            super()._emit(bodies.chat(f"flood {number} " + "x" * 200))
+        return True
+
+    def _oversize_evidence(self, body: dict[str, Json]) -> bool:
+        """Two signed messages of nearly the size limit at one place of its chain, each malformed: the evidence
+        of either fault, quoted whole, would make an honest reporter's stop report too big to send."""
+        if body.get("type") != bodies.ACT:
+            return False
+        for filler in "xy":
+            action: dict[str, Json] = {"t": 5, "pad": filler * (MAX_MESSAGE_BYTES - 2048)}
+            self._send_raw(self._sealed({**body, "action": action}))
         return True

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from p2pfish.bots import make_bot
-from p2pfish.cheats import Cheat
+from p2pfish.cheats import ESCAPE_NAME, Cheat
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.games import get_rules
@@ -30,6 +30,11 @@ LOOPBACK = "127.0.0.1"
 POLL_S = 0.05
 PASS_KINDS = ("substitute-card", "marked-deck", "rigged-rekey")
 """Cheats on a deck's lock or re-key pass, made at the first deck: caught before any deal, or too late."""
+COSTLY_KINDS = ("big-frame", "chat-flood", "oversize-evidence", "escape-name")
+"""Attacks on the honest peers' resources and screens: each honest peer must stay under HONEST_RSS_MB."""
+HARMLESS_KINDS = ("big-frame", "escape-name")
+"""Attacks that may leave the game to finish: an honest peer either finishes it or names the cheat."""
+HONEST_RSS_MB = 150.0
 CHEAT_PEER_TIMEOUT_S = 8.0
 """With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
@@ -196,12 +201,21 @@ class CheatVerdict:
         return wire
 
 
-def judge(cheat: Cheat, players: int, results: Sequence[dict[str, Json] | None]) -> CheatVerdict:
+def judge(
+    cheat: Cheat, players: int, results: Sequence[dict[str, Json] | None], honest_output: str = ""
+) -> CheatVerdict:
+    """`honest_output`: everything the honest peers printed or logged, and `verify` said of their transcripts."""
     honest = [r for r in results if r is not None and r.get("seat") != cheat.seat]
     problems = [] if len(honest) == players - 1 else ["an honest peer gave no result"]
+    if cheat.kind == "escape-name" and (controls := sorted(control_characters(honest_output))):
+        problems.append(f"an honest peer printed control characters: {', '.join(map(repr, controls))}")
     blamed: set[Json] = set()
     for result in honest:
-        seat, fault = result.get("seat"), result.get("fault")
+        seat, fault, rss = result.get("seat"), result.get("fault"), result.get("peak_rss_mb")
+        if cheat.kind in COSTLY_KINDS and not (isinstance(rss, (int, float)) and rss < HONEST_RSS_MB):
+            problems.append(f"seat {seat} peaked at {rss} MB (limit {HONEST_RSS_MB:.0f} MB)")
+        if fault is None and cheat.kind in HARMLESS_KINDS and result.get("finished") is True:
+            continue
         if not isinstance(fault, dict):
             problems.append(f"seat {seat} did not stop the game")
             continue
@@ -222,11 +236,28 @@ def judge(cheat: Cheat, players: int, results: Sequence[dict[str, Json] | None])
     return CheatVerdict(cheat.kind, only if isinstance(only, int) else None, tuple(problems), early)
 
 
+def control_characters(text: str) -> set[str]:
+    """The characters of `text` that a terminal acts on (escapes, bells, carriage returns), but line breaks
+    and tabs."""
+    return {c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) < 0xA0}
+
+
+def verify_output(transcript: Path) -> str:
+    """What `p2pfish verify` prints about one transcript."""
+    argv = [sys.executable, "-m", "p2pfish", "verify", str(transcript)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    return done.stdout + done.stderr
+
+
 class MatchTable:
     """The processes of one match, for `run_match` and for tests that kill and resume peers."""
 
-    def __init__(self, game: str, players: int, kinds: Sequence[str], seed: int, workdir: Path) -> None:
+    def __init__(
+        self, game: str, players: int, kinds: Sequence[str], seed: int, workdir: Path, *, evil_name: int | None = None
+    ) -> None:
+        """`evil_name`: the process that joins with the name of the `escape-name` attack."""
         self.game, self.players, self.workdir = game, players, workdir
+        self.evil_name = evil_name
         self.code = new_join_code()
         self.env = {**os.environ, "XDG_STATE_HOME": str(workdir / "state"), "PYTHONUNBUFFERED": "1"}
         self.transcripts = [workdir / f"seat{seat}.jsonl" for seat in range(players)]
@@ -236,8 +267,9 @@ class MatchTable:
         self.address = ""
 
     def peer_flags(self, seat: int) -> list[str]:
+        name = ESCAPE_NAME if seat == self.evil_name else f"{self.kinds[seat]}-{seat}"
         return [
-            "--bot", self.kinds[seat], "--seed", str(self.seed * 100 + seat), "--name", f"{self.kinds[seat]}-{seat}",
+            "--bot", self.kinds[seat], "--seed", str(self.seed * 100 + seat), "--name", name,
             "--identity-dir", str(self.workdir / f"id{seat}"), "--transcript", str(self.transcripts[seat]), "--json",
         ]  # fmt: skip
 
@@ -275,6 +307,17 @@ class MatchTable:
             time.sleep(POLL_S)
         return [done[index] if index in done else peer.result(0.5) for index, peer in enumerate(self.peers)]
 
+    def honest_output(self, cheat: int) -> str:
+        """What every process but the cheat's printed and logged, and what `verify` says of its transcript."""
+        texts = []
+        for index, peer in enumerate(self.peers):
+            if index == cheat:
+                continue
+            texts += [*peer.lines, peer.log.read_text(errors="replace") if peer.log.exists() else ""]
+            if self.transcripts[index].exists():
+                texts.append(verify_output(self.transcripts[index]))
+        return "\n".join(texts)
+
     def stop_all(self) -> None:
         for peer in self.peers:
             if peer.process.poll() is None:
@@ -298,7 +341,8 @@ def run_match(
     workdir = Path(tempfile.mkdtemp(prefix="p2pfish-match-"))
     if cheat is not None and cheat.kind == "reused-game":
         play_earlier_game(MatchTable(game, players, kinds, seed, workdir), timeout_s)
-    table = MatchTable(game, players, kinds, seed, workdir)
+    evil_name = cheat.seat if cheat is not None and cheat.kind == "escape-name" else None
+    table = MatchTable(game, players, kinds, seed, workdir, evil_name=evil_name)
     try:
         table.start(extra=extra)
         results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
@@ -307,7 +351,10 @@ def run_match(
     wall = time.monotonic() - started
     result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
     result = replace(result, peers=peer_reports(results, None if cheat is None else cheat.seat))
-    return result if cheat is None else replace(result, cheat=judge(cheat, players, results))
+    if cheat is None:
+        return result
+    output = table.honest_output(cheat.seat) if cheat.kind == "escape-name" else ""
+    return replace(result, cheat=judge(cheat, players, results, output))
 
 
 def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:

@@ -7,7 +7,16 @@ import random
 
 import pytest
 
-from p2pfish.cheats import DECK_GAMES, DECK_KINDS, HOST_KINDS, KINDS, Cheat, CheatingSession, make_session
+from p2pfish.cheats import (
+    DECK_GAMES,
+    DECK_KINDS,
+    HOST_KINDS,
+    KINDS,
+    PROCESS_KINDS,
+    Cheat,
+    CheatingSession,
+    make_session,
+)
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
@@ -18,8 +27,9 @@ from p2pfish.session.setup import GameSetup
 
 CHEAT = 1
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
-SESSION_KINDS = [kind for kind in KINDS if kind not in HOST_KINDS]
-"""The host's lobby attacks are tested in tests/test_session_identity.py and over the network."""
+SESSION_KINDS = [kind for kind in KINDS if kind not in HOST_KINDS + PROCESS_KINDS]
+"""The host's lobby attacks are tested in tests/test_session_identity.py and over the network; the attacks on
+a peer's process in tests/test_net_cheats.py."""
 PASS_KINDS = ("substitute-card", "marked-deck", "rigged-rekey")
 CASES = [(game, kind) for game in GAMES for kind in SESSION_KINDS if kind not in DECK_KINDS or game in DECK_GAMES]
 

@@ -112,6 +112,12 @@ def resume_session(cheat: Cheat | None, store: Any, signer: Any, **kwargs: Any) 
     return session
 
 
+def card_name(cheat: Cheat | None, name: str) -> str:
+    """The name a peer joins with: its own, or for `escape-name` (given only to the cheat's process) one of
+    terminal escapes, past the command line's check as a hostile peer's code would."""
+    return ESCAPE_NAME if cheat is not None and cheat.kind == "escape-name" else name
+
+
 def make_lobby_host(cheat: Cheat | None, game: str, options: Mapping[str, str], **kwargs: Any) -> LobbyHost:
     """The honest lobby, or one that starts an earlier game's table again when the host plays reused-game."""
     if cheat is not None and cheat.kind == "reused-game":

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from p2pfish.bots import make_bot
-from p2pfish.cheats import ESCAPE_NAME, Cheat
+from p2pfish.cheats import Cheat
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.games import get_rules
@@ -255,7 +255,7 @@ class MatchTable:
     def __init__(
         self, game: str, players: int, kinds: Sequence[str], seed: int, workdir: Path, *, evil_name: int | None = None
     ) -> None:
-        """`evil_name`: the process that joins with the name of the `escape-name` attack."""
+        """`evil_name`: the process that joins with the name of the `escape-name` attack (told so alone)."""
         self.game, self.players, self.workdir = game, players, workdir
         self.evil_name = evil_name
         self.code = new_join_code()
@@ -267,9 +267,10 @@ class MatchTable:
         self.address = ""
 
     def peer_flags(self, seat: int) -> list[str]:
-        name = ESCAPE_NAME if seat == self.evil_name else f"{self.kinds[seat]}-{seat}"
+        evil = ["--cheat", f"{seat}:escape-name"] if seat == self.evil_name else []
         return [
-            "--bot", self.kinds[seat], "--seed", str(self.seed * 100 + seat), "--name", name,
+            *evil, "--bot", self.kinds[seat], "--seed", str(self.seed * 100 + seat),
+            "--name", f"{self.kinds[seat]}-{seat}",
             "--identity-dir", str(self.workdir / f"id{seat}"), "--transcript", str(self.transcripts[seat]), "--json",
         ]  # fmt: skip
 
@@ -335,6 +336,8 @@ def run_match(
     for kind in bot_kinds_for(players, kinds):
         make_bot(kind, game, random.Random())
     extra = [] if cheat is None else ["--cheat", cheat.to_flag(), "--timeout", str(CHEAT_PEER_TIMEOUT_S)]
+    if cheat is not None and cheat.kind == "escape-name":
+        extra = extra[2:]
     if cheat is not None:
         cheat.check(game, players)
     started = time.monotonic()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pfish.bots import make_bot
-from p2pfish.cheats import Cheat, make_lobby_host, make_session, resume_session
+from p2pfish.cheats import Cheat, card_name, make_lobby_host, make_session, resume_session
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json, as_list
@@ -161,7 +161,7 @@ async def host_game(
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{bind_host}:*")
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
-    card = PlayerCard.make(identity, options.name, public, endpoint)
+    card = PlayerCard.make(identity, card_name(options.cheat, options.name), public, endpoint)
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
         lobby = make_lobby_host(
@@ -235,7 +235,7 @@ async def join_game(address: str | None, code: str, options: PeerOptions, wait_s
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
-    card = PlayerCard.make(identity, options.name, public, mesh.endpoint)
+    card = PlayerCard.make(identity, card_name(options.cheat, options.name), public, mesh.endpoint)
     front.lobby_open("the", address, normal_code(code), 0)
     seen: list[PlayerCard] = []
 

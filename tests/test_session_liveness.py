@@ -16,9 +16,11 @@ from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games import REGISTRY
 from p2pfish.session import bodies
+from p2pfish.session.envelope import seal
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import DECIDE_WITHIN_S, Session
+from p2pfish.session.session import DECIDE_WITHIN_S, REPORT_GRACE_S, Session
 from p2pfish.session.setup import GameSetup
+from p2pfish.session.store import MemoryStore
 
 HOSTILE = 1
 
@@ -117,3 +119,47 @@ def test_an_honest_table_always_waits_on_someone_until_it_ends() -> None:
             for session in table.sessions:
                 assert_someone_is_waited_on(session)
         assert all(s.finished for s in table.sessions)
+
+
+def _draw_waiting_for_seat_one() -> tuple[Session, Session, Identity]:
+    """A two-seat Fish'n'Stones game at its first draw: both committed, seat 0 revealed, seat 1 owes its reveal."""
+    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
+    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b"))
+    honest, other = (Session(setup, seat, signers[seat], MemoryStore(), drop_after=30) for seat in range(2))
+    honest.start()
+    other.start()
+    for raw in other.take_outbox():
+        honest.receive(raw, via=1)
+    honest.take_outbox()
+    assert honest.waiting_for() == (1,)
+    return honest, other, signers[1]
+
+
+def _report_of_seat_one(other: Session, signer: Identity, kind: str, reason: str) -> bytes:
+    chain = other.chains[1]
+    body = bodies.stop(0, kind, reason, ())
+    return seal(signer, other.session_id, 1, seq=chain.next_seq, prev=chain.head, body=body).raw
+
+
+def test_an_unproven_report_from_a_seat_that_owes_a_step_says_what_it_owed() -> None:
+    """The last revealer that stops the game with a claim nobody can check is not taken at its word, and every
+    honest peer shows that it stopped while its reveal was due."""
+    honest, other, signer = _draw_waiting_for_seat_one()
+    honest.receive(_report_of_seat_one(other, signer, "violation", "seat 0 sent a bad reveal"), via=1)
+    honest.tick(0.0)
+    honest.tick(REPORT_GRACE_S + 0.1)
+    fault = honest.fault
+    assert fault is not None and fault.seat is None and fault.kind == "report", fault
+    assert "seat 1 stopped the game, while its reveal for the draw start was due" in fault.reason
+
+
+def test_a_seat_that_stopped_the_game_is_not_named_for_its_silence_afterwards() -> None:
+    """Its own timeout report stops nothing here, but the silence that follows its stop is its report's, not a
+    fault of its own that this peer could prove."""
+    honest, other, signer = _draw_waiting_for_seat_one()
+    honest.receive(_report_of_seat_one(other, signer, "timeout", "no sign of life for 30 s: dropped"), via=1)
+    honest.tick(0.0)
+    assert honest.fault is None
+    honest.tick(31.0)
+    fault = honest.fault
+    assert fault is not None and fault.seat is None and "seat 1 stopped the game" in fault.reason, fault

@@ -6,8 +6,9 @@ peer holds); a goodbye ("B", the same numbers, sent once by a peer that finished
 player who leaves a game unfinished and means to resume it: the others then wait longer for it.
 The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
 holds, they are sent again — so nothing is lost to a reconnect, a dropped frame or a peer that
-crashed and came back. A peer that sends nothing at all, not even heartbeats, is shown as silent
-and then dropped, which stops the game.
+crashed and came back. A peer that sends nothing at all, not even heartbeats, and none of whose
+messages arrives by any other peer either, is shown as silent; once the game waits for it past the
+timeout, the session stops the game naming it (see Session.drop).
 
 A peer's messages are read only once its heartbeat has shown it plays this very game (each peer sends a
 heartbeat before anything else on its links). A host that gave two peers different setups therefore stops
@@ -39,7 +40,7 @@ class NodeTimers:
     silent_after_s: float = 2.0
     """No frame at all for this long: the peer is shown as silent."""
     drop_after_s: float = 30.0
-    """No frame at all for this long: the peer is dropped and the game stops."""
+    """No sign of life for this long while the game waits for the peer: the game stops, naming it."""
     resend_after_s: float = 0.5
     """How long to wait before sending a peer the same missing messages again."""
     linger_s: float = 5.0
@@ -162,8 +163,7 @@ class PeerNode:
                 if len(early) < EARLY_FRAMES:
                     early.append(frames[1])
                 return
-            self.received += 1
-            self.session.receive(frames[1], via=seat)
+            self._receive_message(frames[1], seat)
         elif frames[0] == HEARTBEAT and len(frames) == 2:
             self._heartbeat_from(seat, frames[1])
         elif frames[0] == BYE:
@@ -187,19 +187,30 @@ class PeerNode:
         if not isinstance(session, str):
             return
         if session != self.session.session_id.hex():
+            if seat in self._same_game or self.session.have()[seat] > 0:
+                return  # it has shown this game already: a change of mind proves nothing, and its timers run
             self._early.pop(seat, None)
             self.session.abort(f"seat {seat} plays another game setup: the lobby gave the peers different games")
             return
         if seat not in self._same_game:
             self._same_game.add(seat)
             for raw in self._early.pop(seat, []):
-                self.received += 1
-                self.session.receive(raw, via=seat)
+                self._receive_message(raw, seat)
         have = beat.get("have")
         players = self.session.setup.players
         if isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have):
             self._peer_have[seat] = have
             self._resend_missing(seat)
+
+    def _receive_message(self, raw: bytes, via: int) -> None:
+        """A signed message, from its author or relayed: any message of an author accepted by any path is a
+        sign of that author's life, so a seat that talks to this peer only through others is not silent."""
+        self.received += 1
+        before = self.session.have()
+        self.session.receive(raw, via=via)
+        for author, (held, had) in enumerate(zip(self.session.have(), before, strict=True)):
+            if held > had and author != self.session.seat:
+                self._heard(author)
 
     def _resend_missing(self, seat: int) -> None:
         now = self.clock()
@@ -237,9 +248,10 @@ class PeerNode:
             if self._over() or seat in self._gone:
                 continue
             if quiet >= (self.timers.away_s if seat in self._away else self.timers.drop_after_s):
-                self._gone.add(seat)
-                self.session.drop(seat, f"no sign of life for {quiet:.0f} s: dropped")
-            elif quiet >= self.timers.silent_after_s and seat not in self._silent:
+                self.session.drop(seat, f"no sign of life for {quiet:.0f} s")
+                if self.session.fault is not None:
+                    self._gone.add(seat)
+            if quiet >= self.timers.silent_after_s and seat not in self._silent:
                 self._silent.add(seat)
                 self._tell(PeerSilent(seat, quiet))
         self.session.tick(now)

@@ -149,6 +149,8 @@ class SessionCore:
         """Seats whose players left meaning to resume: waited for as long as for a decision."""
         self._accepted_hashes: set[bytes] = set()
         """Hashes of accepted messages: a copy (relays make many) is dropped before it is even parsed."""
+        self._stopped: dict[int, Envelope] = {}
+        """Each seat's stop report: a seat that stopped the game on its side is never named for its silence."""
         self._own_stop: Envelope | None = None
         """This seat's own stop report, if it sent one (a resumed peer stays stopped)."""
         self._events: list[Event] = []

@@ -129,22 +129,38 @@ class Session(RandomTurns, DeckTurns):
             self._emit(bodies.chat(text))
 
     def set_away(self, seat: int, away: bool) -> None:
-        """A player left meaning to resume (or came back): wait for it as long as for a decision."""
+        """A player left meaning to resume (or came back): wait for it as long as for a decision, counted
+        from when the wait began (leaving and coming back again and again does not restart it)."""
         if away:
             self.away.add(seat)
         else:
             self.away.discard(seat)
-        self._waiting_since.pop(seat, None)
 
     def abort(self, reason: str) -> None:
         """Stop the game for a reason no seat's signature proves (peers disagree on the setup)."""
         if self.fault is None and not self.finished:
             self._stop(Fault(None, "violation", reason))
 
-    def drop(self, seat: int, reason: str) -> None:
-        """The transport lost `seat` for good (no sign of life past its timeout): stop the game."""
-        if self.fault is None and not self.finished:
-            self._stop(Fault(seat, "timeout", reason))
+    def drop(self, seat: int, silence: str) -> None:
+        """The transport has had no sign of life from `seat` (no frame, no message by any path) for its
+        timeout: if the game waits for that seat, stop it, naming the seat with what it owed. A seat the
+        game does not wait for now is not named: the game goes on as long as it can."""
+        if self.fault is None and not self.finished and seat in self.waiting_for() and seat != self.seat:
+            self._stop_waiting_for(seat, silence)
+
+    def _stop_waiting_for(self, seat: int, silence: str) -> None:
+        """Stop the game because `seat` stayed silent while it was waited for. A seat that never sent a
+        message of this game is not named (the lobby may have started the game without it), and a seat
+        that stopped the game on its side is not named for the silence that follows."""
+        report = self._stopped.get(seat)
+        if report is not None:
+            self._stop_unproven(report)
+        elif not self.chains[seat].accepted:
+            reason = f"seat {seat} never sent a message of this game ({silence}): it may never have joined it"
+            self._stop(Fault(None, "timeout", reason))
+        else:
+            due, evidence = self._due_from(seat)
+            self._stop(Fault(seat, "timeout", f"{silence} while {due}: dropped", evidence))
 
     def tick(self, now: float) -> None:
         """Let time pass: name slow seats, and stop the game when one stays silent too long — past
@@ -167,8 +183,7 @@ class Session(RandomTurns, DeckTurns):
             limit = self._decide_within if self._deciding(seat) or seat in self.away else self._drop_after
             since = self._waiting_since.setdefault(seat, now)
             if now - since >= limit:
-                due, evidence = self._due_from(seat)
-                self._stop(Fault(seat, "timeout", f"sent nothing for {limit:.0f} s while {due}: dropped", evidence))
+                self._stop_waiting_for(seat, f"sent nothing for {limit:.0f} s")
                 return
             if now - since >= self._slow_after and seat not in self._slow_told:
                 self._slow_told.add(seat)
@@ -205,7 +220,11 @@ class Session(RandomTurns, DeckTurns):
         return f"its move was due{unproven}", evidence
 
     def _stop_unproven(self, report: Envelope) -> None:
-        reason = f"seat {report.seat} stopped the game: {bodies.report_reason(report.body)} (not proven here)"
+        """Stop on another seat's report that this peer cannot check: nobody is named (a fault on the
+        reporter's own link convinces only the reporter), but the reason says what the reporter owed."""
+        owed = f", while {self._due_from(report.seat)[0]}" if report.seat in self.waiting_for() else ""
+        claim = bodies.report_reason(report.body)
+        reason = f"seat {report.seat} stopped the game{owed}: {claim} (not proven here)"
         self._stop(Fault(None, "report", reason, (report.raw,)), tell_others=False)
 
     def _deciding(self, seat: int) -> bool:
@@ -300,6 +319,7 @@ class Session(RandomTurns, DeckTurns):
         stands; otherwise the game stops all the same, but nobody is named on the reporter's word.
         A report that some seat went silent proves nothing to anyone else: this peer's own timers
         decide (the reporter has stopped, so they will soon name whoever is really gone)."""
+        self._stopped.setdefault(report.seat, report)
         if report.body.get("kind") == "timeout":
             return
         self._checking_report = True

@@ -138,10 +138,12 @@ def test_an_honest_report_fits_the_limit_and_its_reporter_is_not_blamed(offence:
     assert fault is not None and fault.seat == CHEATER, fault
     (report,) = [raw for raw in net.sessions[reporter].own_messages() if body_of(raw)["type"] == "stop"]
     assert len(report) <= MAX_MESSAGE_BYTES
+    assert report in net.sessions[reporter].accepted, "the reporter's own session takes its report"
     assert body_of(report)["evidence"], "the report names what it stopped on"
     before = snapshot(net.sessions[other])
-    net.run()
+    net.sessions[other].receive(report, reporter)
     assert report in net.sessions[other].accepted, "the report is not refused"
+    net.run()
     net.sessions[other].tick(0.0)
     net.sessions[other].tick(REPORT_GRACE_S)
     blamed = net.sessions[other].fault

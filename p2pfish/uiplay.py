@@ -61,8 +61,11 @@ class NodeController(SessionWindow):
     def act(self, action: Action) -> None:
         self.node.act(action)
 
-    def chat(self, text: str) -> None:
+    def chat(self, text: str) -> bool:
+        if not self.session.can_chat():
+            return False
         self.node.chat(text)
+        return True
 
     def leave(self) -> None:
         self.node.leave()
@@ -81,9 +84,10 @@ class TableController(SessionWindow):
         self.session.act(action)
         self.settle()
 
-    def chat(self, text: str) -> None:
-        self.session.chat(text)
+    def chat(self, text: str) -> bool:
+        sent = self.session.chat(text)
         self.settle()
+        return sent
 
     def leave(self) -> None:
         self.left = True

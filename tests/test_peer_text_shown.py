@@ -17,6 +17,7 @@ from p2pfish.net.lobby import PlayerCard
 from p2pfish.net.node import NodeTimers
 from p2pfish.netplay import BotFrontend, PeerOptions
 from p2pfish.session import bodies
+from p2pfish.session.chat_limits import CHAT_BURST
 from p2pfish.session.core import Fault
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import REPORT_GRACE_S, Stopped
@@ -116,3 +117,15 @@ def test_verify_shows_escaping_evidence_as_printable_text(tmp_path: Path, capsys
     code, out = verify(tmp_path, capsys, lines)
     assert code == 1 and "FAULT" in out and "evidence:" in out
     assert unprintable(out) == []
+
+
+def test_the_app_says_so_when_the_chat_budget_is_spent() -> None:
+    with ui_helpers.table_app("fishnstones", ("you", "b1")) as (app, _, _, table):
+        for _ in range(CHAT_BURST):
+            app._command("say hello")
+        assert app.model.message == ("", "")
+        app._command("say one too many")
+    assert "chat limit reached" in app.model.message[1]
+    assert [text for _, text in app.model.log].count("you: hello") == CHAT_BURST
+    assert "you: one too many" not in [text for _, text in app.model.log]
+    assert table.sessions[1].fault is None

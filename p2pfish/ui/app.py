@@ -83,7 +83,7 @@ class Controller(Protocol):
     def waiting_for(self) -> tuple[int, ...]: ...
     def progress(self) -> str: ...
     def act(self, action: Action) -> None: ...
-    def chat(self, text: str) -> None: ...
+    def chat(self, text: str) -> bool: ...
     def leave(self) -> None: ...
 
 
@@ -212,8 +212,10 @@ class GameApp:
     def _command(self, text: str) -> None:
         verb, _, rest = text.partition(" ")
         if verb in ("say", "/say") and rest.strip() and self.controller is not None:
-            self.controller.chat(rest.strip())
-            self.log(f"you: {rest.strip()}", "chat")
+            if self.controller.chat(rest.strip()):
+                self.log(f"you: {rest.strip()}", "chat")
+            else:
+                self.model.message = ("class:error", "Not sent: chat limit reached (it grows back as the game goes on).")
             return
         if verb in ("help", "?"):
             self.model.help = True

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from p2pfish.cheats import HOST_KINDS, KINDS, Cheat
 from p2pfish.core.errors import P2pfishError
+from p2pfish.core.text import printable
 from p2pfish.games import get_rules
 from p2pfish.match import run_match
 
@@ -62,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             faults = {str(f.get("reason"))[:70] for f in result.faults if isinstance(f, dict)}
             line = "caught" if verdict.caught else "MISSED " + "; ".join(verdict.problems)
-            print(f"{game:12} {kind:18} {line:8} blamed {verdict.blamed}  {result.wall_s:5.1f} s  {faults}")
+            print(printable(f"{game:12} {kind:18} {line:8} blamed {verdict.blamed}  {result.wall_s:5.1f} s  {faults}"))
     print(f"{caught}/{tried} cheats caught by every honest peer in {time.monotonic() - started:.0f} s")
     return 0 if caught == tried else 1
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
+from p2pfish.core.text import printable, printable_lines
 
 if TYPE_CHECKING:
     from p2pfish.netplay import Frontend, PeerOptions
@@ -83,11 +84,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except OSError as error:
         raise MalformedInput(f"cannot read {args.file}: {error.strerror}") from None
     result = audit(lines)
-    names = result.setup.names
+    names = result.setup.shown_names
     if result.fault is not None:
         print(f"FAULT after {result.messages} messages: {result.fault.describe(names)} [{result.fault.kind}]")
         for raw in result.fault.evidence:
-            print(f"  evidence: {raw.decode('ascii', 'replace')[:2000]}")
+            print(f"  evidence: {printable(raw.decode('ascii', 'replace'), 2000)}")
         return 1
     if result.outcome is None:
         waiting = ", ".join(f"seat {s} ({names[s]})" for s in result.waiting_for)
@@ -321,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except P2pfishError as error:
-        print(f"p2pfish: error: {error.reason}", file=sys.stderr)
+        print(f"p2pfish: error: {printable_lines(error.reason)}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""

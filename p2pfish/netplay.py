@@ -21,6 +21,7 @@ from p2pfish.bots import make_bot
 from p2pfish.cheats import Cheat, card_name, make_lobby_host, make_session, resume_session
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games import get_rules
@@ -30,6 +31,7 @@ from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.paths import state_dir
 from p2pfish.session.session import Finished, Session, Stopped
+from p2pfish.session.setup import SHOWN_NAME_CHARS
 from p2pfish.session.store import SqliteStore
 
 MESH_RECORD = "net/mesh"
@@ -83,7 +85,8 @@ def split_address(address: str) -> tuple[str, int]:
 
 
 def say(options: PeerOptions, text: str) -> None:
-    print(text, file=sys.stderr if options.json else sys.stdout, flush=True)
+    """A line for the terminal or the log: made printable, since it may hold what another peer sent."""
+    print(printable_lines(text), file=sys.stderr if options.json else sys.stdout, flush=True)
 
 
 class Frontend(Protocol):
@@ -118,13 +121,13 @@ class BotFrontend:
         self.note(f"{title} lobby open at {address}, join code {code}; waiting for {wanted - 1}")
 
     def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
-        self.note(f"  {cards[-1].name} joined ({len(cards)}/{wanted})")
+        self.note(f"  {printable(cards[-1].name, SHOWN_NAME_CHARS)} joined ({len(cards)}/{wanted})")
 
     def chooser(self, session: Session) -> Chooser | None:
         return make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed)).choose
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
-        self.names = session.setup.names
+        self.names = session.setup.shown_names
         self.note(f"game {session.setup.session_id.hex()[:16]} starts: you are seat {session.seat}; store {store}")
 
     def event(self, event: NodeEvent) -> None:
@@ -224,7 +227,7 @@ async def find_lobby(timeout_s: float) -> str:
 
 
 async def list_lobbies(timeout_s: float) -> int:
-    print(format_lobbies(await browse(timeout_s)))
+    print(printable_lines(format_lobbies(await browse(timeout_s))))
     return 0
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import printable
 from p2pfish.core.wire import Json
 from p2pfish.games import get_rules
 from p2pfish.match import MatchTable, PeerProcess
@@ -357,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def report(index: int, result: CrashResult) -> None:
         text = json.dumps(result.to_wire()) if args.json else f"{index + 1:>3}/{args.matches} {result.line()}"
-        print(text, flush=True)
+        print(printable(text), flush=True)
 
     results = run_soak(args.matches, args.seed, report=report)
     print(summary(results, time.monotonic() - started), file=sys.stderr if args.json else sys.stdout, flush=True)

@@ -15,6 +15,7 @@ from prompt_toolkit.output import Output
 
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import printable
 from p2pfish.games import get_rules
 from p2pfish.net.lobby import PlayerCard, new_join_code
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
@@ -22,6 +23,7 @@ from p2pfish.netplay import PeerOptions, host_game
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
+from p2pfish.session.setup import SHOWN_NAME_CHARS
 from p2pfish.ui.app import GameApp, Lobby
 from p2pfish.ui.kits import kit_for
 
@@ -33,7 +35,7 @@ class SessionWindow:
         assert session.seat is not None
         self.session = session
         self.seat: int = session.seat
-        self.names: tuple[str, ...] = session.setup.names
+        self.names: tuple[str, ...] = session.setup.shown_names
         self.game: str = session.setup.game
 
     def view(self) -> Any:
@@ -59,8 +61,11 @@ class NodeController(SessionWindow):
     def act(self, action: Action) -> None:
         self.node.act(action)
 
-    def chat(self, text: str) -> None:
+    def chat(self, text: str) -> bool:
+        if not self.session.can_chat():
+            return False
         self.node.chat(text)
+        return True
 
     def leave(self) -> None:
         self.node.leave()
@@ -79,9 +84,10 @@ class TableController(SessionWindow):
         self.session.act(action)
         self.settle()
 
-    def chat(self, text: str) -> None:
-        self.session.chat(text)
+    def chat(self, text: str) -> bool:
+        sent = self.session.chat(text)
         self.settle()
+        return sent
 
     def leave(self) -> None:
         self.left = True
@@ -99,6 +105,8 @@ class TableController(SessionWindow):
                 self.app.game_over(event.outcome.winners, verdict)
             elif isinstance(event, Stopped):
                 self.app.stopped(f"The game stopped: {event.fault.describe(self.names)}")
+            elif isinstance(event, ChatReceived):
+                self.app.log(f"{self.names[event.seat]}: {event.text}", "chat")
 
 
 class UiFrontend:
@@ -135,7 +143,7 @@ class UiFrontend:
 
     def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
         if self._lobby is not None:
-            self._lobby.players = [card.name for card in cards]
+            self._lobby.players = [printable(card.name, SHOWN_NAME_CHARS) for card in cards]
             self._lobby.wanted = wanted or self._lobby.wanted or len(cards)
             self.app.show_lobby(self._lobby)
 
@@ -144,7 +152,7 @@ class UiFrontend:
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
         self._ensure_app()
-        self.names, self.store = session.setup.names, store
+        self.names, self.store = session.setup.shown_names, store
         self.app.start(NodeController(session, node))
         self._session = session
 

@@ -11,9 +11,12 @@ card-keys    a seat's keys for the cards a deal turns up (all seats but the rece
 end          after the last move: any commitments still closed are opened, and the seat signs the hash
              of the log it applied and the outcome it reached
 chat         free text between players; not part of the game
-stop         a seat stopped the game: whom it blames, why, and the evidence (not part of the game)
+stop         a seat stopped the game: whom it blames, why, and the evidence, each message whole or, if too
+             long to quote, as its hash (not part of the game)
 """
 
+import hashlib
+import json
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
@@ -120,25 +123,50 @@ def chat(text: str) -> dict[str, Json]:
     return {"type": CHAT, "text": text[:MAX_CHAT_CHARS]}
 
 
-MAX_EVIDENCE_BYTES = 16 * 1024
-"""Evidence carried by a stop report, in all: escaped inside the report, it stays under the size limit."""
+MAX_EVIDENCE_BYTES = 48 * 1024
+"""Evidence a stop report carries whole, in all, measured as quoted inside the report (canonical JSON)."""
+EXCERPT_BYTES = 200
+"""How much of a message too long to carry whole its hashed form quotes."""
+MAX_REPORTED = 2
+"""How many evidence messages a stop report carries (whole or hashed) and a receiver reads."""
 
 
 def stop(seat: int | None, kind: str, reason: str, evidence: tuple[bytes, ...]) -> dict[str, Json]:
+    """A stop report. Its first two evidence messages are carried whole while they fit the evidence
+    budget; one that does not is carried as its hash, its size and an excerpt (the peer keeps the whole
+    message in its own fault), so a report always fits the message size limit whatever it quotes."""
     carried: list[Json] = []
     budget = MAX_EVIDENCE_BYTES
-    for raw in evidence:
-        if len(raw) <= budget:
-            carried.append(raw.decode("ascii", "replace"))
-            budget -= len(raw)
+    for raw in evidence[:MAX_REPORTED]:
+        whole = raw.decode("ascii", "replace")
+        quoted = len(canonical_text(whole))
+        if quoted <= budget:
+            carried.append(whole)
+            budget -= quoted
+        else:
+            carried.append(hashed_evidence(raw))
     return {"type": STOP, "seat": seat, "kind": kind, "reason": reason[:MAX_CHAT_CHARS], "evidence": carried}
 
 
+def hashed_evidence(raw: bytes) -> dict[str, Json]:
+    """A message named by its SHA-256, with its size and its first EXCERPT_BYTES bytes: it proves
+    nothing to a receiver, but says which message the reporter holds."""
+    excerpt = raw[:EXCERPT_BYTES].decode("ascii", "replace")
+    return {"sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "excerpt": excerpt}
+
+
+def canonical_text(text: str) -> str:
+    """`text` as a JSON string in canonical form (quotes included): its size inside a message."""
+    return json.dumps(text, ensure_ascii=True)
+
+
 def read_evidence(body: dict[str, Json]) -> list[bytes]:
+    """The evidence a receiver can check: those of a report's first two items carried whole (strings).
+    A hashed item, or anything else, proves nothing here and is left out."""
     items = body.get("evidence")
     if not isinstance(items, list):
         return []
-    return [item.encode("ascii", "replace") for item in items if isinstance(item, str)][:2]
+    return [item.encode("ascii", "replace") for item in items[:MAX_REPORTED] if isinstance(item, str)]
 
 
 def report_reason(body: dict[str, Json]) -> str:

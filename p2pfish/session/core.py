@@ -13,6 +13,7 @@ from typing import Any
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import MalformedInput, P2pfishError, ProtocolViolation
 from p2pfish.core.game import AnyRules, Known, Outcome
+from p2pfish.core.text import printable
 from p2pfish.core.wire import Json, Scalar, scalar
 from p2pfish.crypto.encoding import encode_u32, tagged_hash
 from p2pfish.games import get_rules
@@ -23,6 +24,7 @@ from p2pfish.session.bodies import (
     turn_of,
 )
 from p2pfish.session.chains import Chain, ChainViolation
+from p2pfish.session.chat_limits import ChatBudget, over_budget_reason, read_chat
 from p2pfish.session.decks import DeckRecord
 from p2pfish.session.envelope import Envelope, Signer, canonical, open_envelope, seal
 from p2pfish.session.setup import GameSetup
@@ -47,8 +49,9 @@ class Fault:
     evidence: tuple[bytes, ...] = ()
 
     def describe(self, names: tuple[str, ...]) -> str:
+        """The fault in words, made printable (a reason may quote what another peer sent)."""
         who = "unknown peer" if self.seat is None else f"seat {self.seat} ({names[self.seat]})"
-        return f"{who}: {self.reason}"
+        return printable(f"{who}: {self.reason}")
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,7 @@ class SessionCore:
             raise MalformedInput("this store belongs to another game or seat; use a fresh one")
         self._secrets: dict[str, Json] = store.load_secrets()
         self.chains = [Chain(s) for s in range(setup.players)]
+        self._chat_budgets = [ChatBudget() for _ in range(setup.players)]
         self.turn = 0
         self.log: list[Applied] = []
         self.log_hash = tagged_hash(TAG_LOG, self.session_id)
@@ -232,12 +236,13 @@ class SessionCore:
                 self._store.save_received(message.raw)
                 if self._relay and self.seat is not None:
                     self._outbox.append(message.raw)
+            within_budget = self._chat_budgets[message.seat].count(message.kind)
             if not own and not self._check_on_arrival(message):
                 return
             if message.kind in (CHAT, STOP):
                 chain.ready.remove(message)
                 if not own:
-                    self._side_message(message)
+                    self._side_message(message, within_budget)
                 elif message.kind == STOP:
                     self._own_stop = message
 
@@ -265,20 +270,21 @@ class SessionCore:
             return
         self._stop(fault)
 
-    def _side_message(self, envelope: Envelope) -> None:
-        """Chat and stop reports are not part of any turn: chat is shown at once, a report is kept."""
+    def _side_message(self, envelope: Envelope, within_budget: bool) -> None:
+        """Chat and stop reports are not part of any turn: chat is shown at once (if it keeps to its
+        limits, chat_limits), a report is kept."""
         body = envelope.body
         try:
             bodies.check_fields(body)
+            text = read_chat(body) if envelope.kind == CHAT else ""
+            if not within_budget:
+                raise MalformedInput(over_budget_reason())
         except MalformedInput as error:
             self._stop(Fault(envelope.seat, "malformed", error.reason, (envelope.raw,)))
             return
         if envelope.kind == CHAT:
-            text = body.get("text")
-            if isinstance(text, str):
-                self._events.append(ChatReceived(envelope.seat, text[: bodies.MAX_CHAT_CHARS]))
-            return
-        if not self.finished:
+            self._events.append(ChatReceived(envelope.seat, printable(text)))
+        elif not self.finished:
             self._reports.append(envelope)
 
     def _emit(self, body: dict[str, Json]) -> None:

@@ -124,9 +124,17 @@ class Session(RandomTurns, DeckTurns):
         self._act_now(choice)
         self._advance()
 
-    def chat(self, text: str) -> None:
-        if self.seat is not None and self.fault is None:
-            self._emit(bodies.chat(text))
+    def chat(self, text: str) -> bool:
+        """Send a chat (cut to its length limit); False, sending nothing, when the game stopped or this
+        seat's chat budget is spent (chat_limits): an honest seat never sends a chat the others refuse."""
+        if not self.can_chat():
+            return False
+        self._emit(bodies.chat(text))
+        return True
+
+    def can_chat(self) -> bool:
+        """Whether `chat` would send now (a seat whose game goes on, with chat budget left)."""
+        return self.seat is not None and self.fault is None and self._chat_budgets[self.seat].can_chat()
 
     def set_away(self, seat: int, away: bool) -> None:
         """A player left meaning to resume (or came back): wait for it as long as for a decision, counted

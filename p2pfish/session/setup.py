@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import printable
 from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 from p2pfish.crypto.encoding import encode_text, encode_u32, tagged_hash
 
@@ -18,6 +19,8 @@ TAG_SESSION = b"p2pfish/session/v1"
 PUBLIC_KEY_BYTES = 32
 CONTRIBUTION_BYTES = 32
 PROTOCOL_VERSION = 2
+SHOWN_NAME_CHARS = 40
+"""How much of a name a screen or a log line shows."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,13 @@ class GameSetup:
     @property
     def players(self) -> int:
         return len(self.roster)
+
+    @property
+    def shown_names(self) -> tuple[str, ...]:
+        """Each seat's name as a screen, a log line or `verify` may show it: printable (core.text), at
+        most SHOWN_NAME_CHARS, and "seat N" when nothing printable is left. (`names` stays as signed.)"""
+        shown = (printable(name, SHOWN_NAME_CHARS).strip() for name in self.names)
+        return tuple(name or f"seat {seat}" for seat, name in enumerate(shown))
 
     @property
     def option_map(self) -> dict[str, str]:

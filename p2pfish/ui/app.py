@@ -25,12 +25,14 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from p2pfish.core.actions import Action
+from p2pfish.core.text import printable
 from p2pfish.ui.kits import FISHNSTONES, GameUi, kit_for
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 CHOICE_ROWS, CHOICE_COLUMNS = 3, 3
 BOARD_WIDTH = 66
 LOG_LINES = 200
+LOBBY_NAME_CHARS = 40
 
 STYLE = Style.from_dict(
     {
@@ -81,7 +83,7 @@ class Controller(Protocol):
     def waiting_for(self) -> tuple[int, ...]: ...
     def progress(self) -> str: ...
     def act(self, action: Action) -> None: ...
-    def chat(self, text: str) -> None: ...
+    def chat(self, text: str) -> bool: ...
     def leave(self) -> None: ...
 
 
@@ -152,7 +154,7 @@ class GameApp:
         self.log("The game starts. Press ? for help.", "announce")
 
     def log(self, text: str, style: str = "") -> None:
-        self.model.log.append((style, text))
+        self.model.log.append((style, printable(text)))
         self.redraw()
 
     def announce(self, text: str) -> None:
@@ -163,7 +165,7 @@ class GameApp:
         self.log("Game over. " + audit, "announce")
 
     def stopped(self, text: str) -> None:
-        self.model.stopped = text
+        self.model.stopped = printable(text)
         self.log(text, "error")
 
     def redraw(self) -> None:
@@ -210,8 +212,10 @@ class GameApp:
     def _command(self, text: str) -> None:
         verb, _, rest = text.partition(" ")
         if verb in ("say", "/say") and rest.strip() and self.controller is not None:
-            self.controller.chat(rest.strip())
-            self.log(f"you: {rest.strip()}", "chat")
+            if self.controller.chat(rest.strip()):
+                self.log(f"you: {rest.strip()}", "chat")
+            else:
+                self.model.message = ("class:error", "Not sent: chat limit reached (it grows back as the game goes on).")
             return
         if verb in ("help", "?"):
             self.model.help = True
@@ -371,7 +375,7 @@ class GameApp:
             ("class:secret", f"  join code  {lobby.code}\n\n"),
             ("", f"  players ({len(lobby.players)}/{lobby.wanted}):\n"),
         ]
-        out += [("", f"    {name}\n") for name in lobby.players]
+        out += [("", f"    {printable(name, LOBBY_NAME_CHARS)}\n") for name in lobby.players]
         if lobby.host:
             out.append(("class:turn", "\n  Press Enter to start now, or wait until the table is full.\n"))
         return out

@@ -126,12 +126,26 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
         raise MalformedInput("--timeout must be a positive number of seconds")
     if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
         raise MalformedInput("a name is 1-40 printable characters")
+    _check_local_files(args)
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
     cheat = Cheat.parse(args.cheat) if args.cheat else None
     return PeerOptions(
         args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
         args.json, timers, cheat,
     )  # fmt: skip
+
+
+def _check_local_files(args: argparse.Namespace) -> None:
+    """A transcript or a new store this peer could not write is refused now, before any game is played."""
+    from pathlib import Path
+
+    from p2pfish.paths import check_private_file, check_private_folder
+
+    if args.transcript:
+        check_private_file(Path(args.transcript), "transcript")
+    if args.command in ("host", "join") and args.store:
+        check_private_folder(Path(args.store).parent, "store")
+        check_private_file(Path(args.store), "store", new=True)
 
 
 def _front(args: argparse.Namespace, options: "PeerOptions") -> "Frontend":

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import selectors
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,7 @@ from p2pfish.games import get_rules
 from p2pfish.net.lobby import new_join_code
 from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit
+from p2pfish.stranger import READY_MARK, Attack, StrangerProcess
 
 LOOPBACK = "127.0.0.1"
 POLL_S = 0.05
@@ -298,3 +300,65 @@ def summarize(
         game, players, agree, verified, finished, outcome if isinstance(outcome, dict) else None,
         transcripts, messages, round(wall_s, 3), faults, peak, session,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class StrangerMatch:
+    """A match played while a stranger attacked it, and the stranger's own summary."""
+
+    match: MatchResult
+    stranger: dict[str, Json]
+
+    def to_wire(self) -> dict[str, Json]:
+        return {**self.match.to_wire(), "stranger": self.stranger}
+
+
+def run_match_with_stranger(
+    game: str, players: int, plan: Attack, target: str | int, *, kinds: Sequence[str] = ("greedy", "random"),
+    seed: int = 0, timeout_s: float = 120.0,
+) -> StrangerMatch:  # fmt: skip
+    """A match of bot peers while a stranger (its own process) runs `plan` against the lobby (`target`
+    "lobby": the attack starts before anybody joins, and the joiners come once all its connections were
+    tried) or against the mesh port of game seat `target` (read from the host's store once the game starts).
+    `plan`'s host and port are replaced by the target's."""
+    workdir = Path(tempfile.mkdtemp(prefix="p2pfish-stranger-"))
+    table = MatchTable(game, players, kinds, seed, workdir)
+    started = time.monotonic()
+    stranger: StrangerProcess | None = None
+    try:
+        table.start_host()
+        if target == "lobby":
+            stranger = StrangerProcess(replace(plan, host=LOOPBACK, port=int(table.address.rsplit(":", 1)[1])))
+            stranger.wait_for_line(READY_MARK, timeout_s)
+            table.start_joiners()
+        else:
+            table.start_joiners()
+            host, port = mesh_address(table, int(target), time.monotonic() + timeout_s)
+            stranger = StrangerProcess(replace(plan, host=host, port=port))
+        results = table.results(timeout_s)
+        summary = stranger.summary()
+    finally:
+        table.stop_all()
+        if stranger is not None:
+            stranger.stop()
+    wall = time.monotonic() - started
+    return StrangerMatch(summarize(game, players, results, [str(p) for p in table.transcripts], wall), summary)
+
+
+def mesh_address(table: MatchTable, seat: int, deadline: float) -> tuple[str, int]:
+    """The HOST and PORT of game seat `seat`'s mesh, from the lobby cards the host's store keeps."""
+    host = table.peers[0]
+    log = table.workdir / "seat0.log"
+    while (text := log.read_text() if log.exists() else "").find("; store ") < 0:
+        if host.process.poll() is not None or time.monotonic() > deadline:
+            raise TimeoutError(f"the host never said where its store is (log: {log})")
+        time.sleep(POLL_S)
+    store = Path(text.split("; store ", 1)[1].split("\n", 1)[0].strip())
+    db = sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+    try:
+        row = db.execute("SELECT record FROM secrets WHERE name = 'net/mesh'").fetchone()
+    finally:
+        db.close()
+    endpoint = str(json.loads(row[0])["cards"][seat]["endpoint"])
+    address, _, port = endpoint.removeprefix("tcp://").rpartition(":")
+    return address, int(port)

@@ -32,6 +32,8 @@ LOOPBACK = "127.0.0.1"
 POLL_S = 0.05
 PASS_KINDS = ("substitute-card", "marked-deck", "rigged-rekey")
 """Cheats on a deck's lock or re-key pass, made at the first deck: caught before any deal, or too late."""
+TCP_LISTEN = "0A"
+"""A listening socket's state in /proc/net/tcp."""
 CHEAT_PEER_TIMEOUT_S = 8.0
 """With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
@@ -317,23 +319,24 @@ def run_match_with_stranger(
     game: str, players: int, plan: Attack, target: str | int, *, kinds: Sequence[str] = ("greedy", "random"),
     seed: int = 0, timeout_s: float = 120.0,
 ) -> StrangerMatch:  # fmt: skip
-    """A match of bot peers while a stranger (its own process) runs `plan` against the lobby (`target`
-    "lobby": the attack starts before anybody joins, and the joiners come once all its connections were
-    tried) or against the mesh port of game seat `target` (read from the host's store once the game starts).
-    `plan`'s host and port are replaced by the target's."""
+    """A match of bot peers while a stranger (its own process) runs `plan`; its host and port are
+    replaced by the target's. `target` "lobby" or "mesh" (the host's lobby or mesh port): the attack
+    starts before anybody joins, and the joiners come once all its connections were tried, so it
+    overlaps the lobby and the game. A seat number: that seat's mesh port, read from the lobby cards in
+    the host's store once the game started (a short game may be over before the stranger arrives)."""
     workdir = Path(tempfile.mkdtemp(prefix="p2pfish-stranger-"))
     table = MatchTable(game, players, kinds, seed, workdir)
     started = time.monotonic()
     stranger: StrangerProcess | None = None
     try:
         table.start_host()
-        if target == "lobby":
-            stranger = StrangerProcess(replace(plan, host=LOOPBACK, port=int(table.address.rsplit(":", 1)[1])))
+        if isinstance(target, str):
+            stranger = StrangerProcess(replace(plan, host=LOOPBACK, port=host_port(table, target)))
             stranger.wait_for_line(READY_MARK, timeout_s)
             table.start_joiners()
         else:
             table.start_joiners()
-            host, port = mesh_address(table, int(target), time.monotonic() + timeout_s)
+            host, port = mesh_address(table, target, time.monotonic() + timeout_s)
             stranger = StrangerProcess(replace(plan, host=host, port=port))
         results = table.results(timeout_s)
         summary = stranger.summary()
@@ -343,6 +346,32 @@ def run_match_with_stranger(
             stranger.stop()
     wall = time.monotonic() - started
     return StrangerMatch(summarize(game, players, results, [str(p) for p in table.transcripts], wall), summary)
+
+
+def host_port(table: MatchTable, which: str) -> int:
+    """The port of the host's "lobby" or "mesh" (the other port its process listens on)."""
+    lobby = int(table.address.rsplit(":", 1)[1])
+    if which == "lobby":
+        return lobby
+    if which != "mesh":
+        raise MalformedInput(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
+    others = listening_ports(table.peers[0].process.pid) - {lobby}
+    if len(others) != 1:
+        raise RuntimeError(f"the host listens on {sorted(others)} besides its lobby: which is the mesh?")
+    return others.pop()
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports process `pid` listens on (Linux: its socket descriptors matched in /proc/net/tcp)."""
+    fds = Path(f"/proc/{pid}/fd")
+    sockets = {target[8:-1] for fd in fds.iterdir() if (target := os.readlink(fd)).startswith("socket:[")}
+    ports: set[int] = set()
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == TCP_LISTEN and fields[9] in sockets:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
 
 
 def mesh_address(table: MatchTable, seat: int, deadline: float) -> tuple[str, int]:

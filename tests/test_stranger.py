@@ -13,7 +13,7 @@ import pytest
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
-from p2pfish.match import MatchTable
+from p2pfish.match import MatchTable, run_match_with_stranger
 from p2pfish.stranger import Attack, StrangerProcess, attack
 
 DURATION_S = 3.0
@@ -112,3 +112,18 @@ def test_the_command_prints_one_json_summary(lobby_port: int) -> None:
     summary = json.loads(done.stdout)
     assert summary["raw"] is True and summary["target"] == f"127.0.0.1:{lobby_port}"
     assert_adds_up(summary, 2)
+
+
+def test_a_match_harness_points_the_stranger_at_the_host_mesh_during_the_game() -> None:
+    plan = Attack("127.0.0.1", 1, frames=2, size=2**30, body=2**16, duration_s=DURATION_S)
+    played = run_match_with_stranger("fishnstones", 3, plan, "mesh", timeout_s=60)
+    assert played.stranger["peer_mechanisms"] == {"CURVE": 2}, played.stranger
+    assert_adds_up(played.stranger, 2)
+    assert played.match.players == 3 and played.to_wire()["stranger"] == played.stranger
+
+
+def test_a_match_harness_points_the_stranger_at_the_lobby() -> None:
+    plan = Attack("127.0.0.1", 1, connections=50, duration_s=DURATION_S)
+    played = run_match_with_stranger("fishnstones", 3, plan, "lobby", timeout_s=60)
+    assert played.stranger["target"] != "127.0.0.1:1"
+    assert_adds_up(played.stranger, 50)

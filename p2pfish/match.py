@@ -249,12 +249,7 @@ class MatchTable:
 def run_match(
     game: str, players: int, kinds: Sequence[str], seed: int, timeout_s: float = 120.0, *, cheat: Cheat | None = None
 ) -> MatchResult:
-    rules = get_rules(game)
-    rules.new_game(players, {})
-    if timeout_s <= 0:
-        raise MalformedInput("the match timeout must be a positive number of seconds")
-    for kind in bot_kinds_for(players, kinds):
-        make_bot(kind, game, random.Random())
+    check_match(game, players, kinds, timeout_s)
     extra = [] if cheat is None else ["--cheat", cheat.to_flag(), "--timeout", str(CHEAT_PEER_TIMEOUT_S)]
     if cheat is not None:
         cheat.check(game, players)
@@ -271,6 +266,16 @@ def run_match(
     wall = time.monotonic() - started
     result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
     return result if cheat is None else replace(result, cheat=judge(cheat, players, results))
+
+
+def check_match(game: str, players: int, kinds: Sequence[str], timeout_s: float) -> None:
+    """A match that could be played: a known game for that many players, known bots, a positive timeout."""
+    rules = get_rules(game)
+    rules.new_game(players, {})
+    if timeout_s <= 0:
+        raise MalformedInput("the match timeout must be a positive number of seconds")
+    for kind in bot_kinds_for(players, kinds):
+        make_bot(kind, game, random.Random())
 
 
 def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:
@@ -324,6 +329,9 @@ def run_match_with_stranger(
     starts before anybody joins, and the joiners come once all its connections were tried, so it
     overlaps the lobby and the game. A seat number: that seat's mesh port, read from the lobby cards in
     the host's store once the game started (a short game may be over before the stranger arrives)."""
+    check_match(game, players, kinds, timeout_s)
+    if isinstance(target, str):
+        check_host_target(target)
     workdir = Path(tempfile.mkdtemp(prefix="p2pfish-stranger-"))
     table = MatchTable(game, players, kinds, seed, workdir)
     started = time.monotonic()
@@ -348,13 +356,16 @@ def run_match_with_stranger(
     return StrangerMatch(summarize(game, players, results, [str(p) for p in table.transcripts], wall), summary)
 
 
+def check_host_target(which: str) -> None:
+    if which not in ("lobby", "mesh"):
+        raise MalformedInput(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
+
+
 def host_port(table: MatchTable, which: str) -> int:
     """The port of the host's "lobby" or "mesh" (the other port its process listens on)."""
     lobby = int(table.address.rsplit(":", 1)[1])
     if which == "lobby":
         return lobby
-    if which != "mesh":
-        raise MalformedInput(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
     others = listening_ports(table.peers[0].process.pid) - {lobby}
     if len(others) != 1:
         raise RuntimeError(f"the host listens on {sorted(others)} besides its lobby: which is the mesh?")

@@ -20,6 +20,7 @@ import ipaddress
 import json
 import resource
 import selectors
+import shlex
 import statistics
 import struct
 import subprocess
@@ -28,6 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
@@ -362,8 +364,15 @@ def parse_target(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is a MalformedInput: one line, whoever parses."""
+
+    def error(self, message: str) -> NoReturn:
+        raise MalformedInput(f"{message} (see scripts/stranger --help)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="stranger", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = _Parser(prog="stranger", description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("target", help="HOST:PORT of a lobby or a mesh port, on loopback")
     parser.add_argument("--connections", type=int, default=0, help="open N idle TCP connections and hold them")
     parser.add_argument("--frames", type=int, default=0, help="send N huge frames, one connection each")
@@ -375,14 +384,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def plan_from_argv(argv: Sequence[str]) -> Attack:
+    """The attack a command line asks for, checked (a target off loopback is refused here)."""
     args = build_parser().parse_args(argv)
+    host, port = parse_target(args.target)
+    plan = Attack(
+        host, port, connections=args.connections, frames=args.frames, size=args.size, duration_s=args.duration,
+        greeting=args.greeting, raw=args.raw, body=args.body,
+    )  # fmt: skip
+    plan.check()
+    return plan
+
+
+def plan_for_match(text: str) -> tuple[str | int, Attack]:
+    """`p2pfish match --stranger "TARGET FLAGS"`: TARGET is lobby, mesh or a seat number, FLAGS the
+    stranger's own (its address is the target's, found once the match runs)."""
+    words = shlex.split(text)
+    if not words:
+        raise MalformedInput("--stranger takes a target (lobby, mesh or a seat) and the stranger's flags")
+    target: str | int = int(words[0]) if words[0].isdigit() else words[0]
+    return target, plan_from_argv(["127.0.0.1:1", *words[1:]])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     try:
-        host, port = parse_target(args.target)
-        plan = Attack(
-            host, port, args.connections, args.frames, args.size, args.duration, args.greeting, args.raw, args.body
-        )
-        plan.check()
+        plan = plan_from_argv(sys.argv[1:] if argv is None else argv)
     except MalformedInput as error:
         print(f"stranger: error: {error.reason}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pfish.cli import main
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.match import MatchTable, run_match_with_stranger
@@ -127,3 +128,15 @@ def test_a_match_harness_points_the_stranger_at_the_lobby() -> None:
     played = run_match_with_stranger("fishnstones", 3, plan, "lobby", timeout_s=60)
     assert played.stranger["target"] != "127.0.0.1:1"
     assert_adds_up(played.stranger, 50)
+
+
+@pytest.mark.parametrize(
+    "stranger_flag",
+    ["nowhere --connections 3", "mesh --connections 3 --bogus", "mesh --frames 0", "", "lobby --connections 1 --raw x"],
+)
+def test_match_refuses_a_bad_stranger_at_once_with_one_line(
+    capsys: pytest.CaptureFixture[str], stranger_flag: str
+) -> None:
+    code = main(["match", "fishnstones", "--players", "3", "--stranger", stranger_flag])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err

@@ -97,7 +97,11 @@ class Attack:
         flags = (["--greeting"] if self.greeting else []) + (["--raw"] if self.raw else [])
         flags += [] if self.body is None else ["--body", str(self.body)]
         sizes = ["--size", str(self.size), "--duration", str(self.duration_s)]
-        return [f"{self.host}:{self.port}", *count, *sizes, *flags]
+        return [self.target, *count, *sizes, *flags]
+
+    @property
+    def target(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
 
 def check_loopback(host: str) -> None:
@@ -153,7 +157,7 @@ class Tally:
                         "max": round(closed[-1], 3)}  # fmt: skip
         attack = self.attack
         summary: dict[str, Json] = {
-            "target": f"{attack.host}:{attack.port}",
+            "target": attack.target,
             "mode": attack.mode,
             "attempted": attack.connections or attack.frames,
             "opened": len(self.links),

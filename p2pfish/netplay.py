@@ -275,12 +275,11 @@ async def _play(
     table: Table, seat: int, *, identity: Identity, mesh: Mesh, secret: str, options: PeerOptions, front: Frontend
 ) -> int:
     setup = table.setup
-    if options.store:
-        path = Path(options.store)
-    else:
-        state_dir().mkdir(mode=0o700, parents=True, exist_ok=True)
-        path = state_dir() / f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite"
-    store = SqliteStore(path, new=True)
+    try:
+        path, store = _new_store(options, f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite")
+    except BaseException:
+        mesh.close()
+        raise
     store.save_secret(
         MESH_RECORD,
         {
@@ -293,6 +292,16 @@ async def _play(
     )
     session = make_session(options.cheat, setup, seat, identity, store, drop_after=options.timers.drop_after_s)
     return await _run(session, mesh, table.cards, options=options, path=path, front=front)
+
+
+def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteStore]:
+    """The game's store: --store, else a new file in the state folder (made owner-only if missing)."""
+    if options.store:
+        path = Path(options.store)
+    else:
+        state_dir().mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = state_dir() / default_name
+    return path, SqliteStore(path, new=True)
 
 
 async def resume_game(store_path: str, options: PeerOptions, make_front: Callable[[PeerOptions], Frontend]) -> int:

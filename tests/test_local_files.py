@@ -10,6 +10,7 @@ import pytest
 
 from p2pfish import paths
 from p2pfish.cli import main
+from p2pfish.match import MatchTable
 from p2pfish.paths import LocalFileError, check_private_file, write_private_file
 from p2pfish.session.store import SqliteStore
 
@@ -157,3 +158,19 @@ def test_a_store_sqlite_cannot_open_is_one_line(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr(sqlite3, "connect", refuse)
     with pytest.raises(LocalFileError, match=r"cannot open the store .*unable to open"):
         SqliteStore(tmp_path / "game.sqlite", new=True)
+
+
+def test_a_transcript_turned_into_a_symlink_during_the_game_is_refused_at_the_end(tmp_path: Path) -> None:
+    table = MatchTable("fishnstones", 2, ["random"], 0, tmp_path)
+    try:
+        table.start_host()
+        _, target = precious_link(tmp_path, table.transcripts[0].name)
+        table.start_joiners()
+        results = table.results(60)
+    finally:
+        table.stop_all()
+    assert results[1] is not None and results[1]["finished"] is True
+    assert table.peers[0].process.returncode == 2
+    log = (tmp_path / "seat0.log").read_text()
+    assert "Traceback" not in log and "symbolic link" in log.strip().splitlines()[-1]
+    assert target.read_bytes() == PRECIOUS

@@ -150,6 +150,9 @@ class Tally:
         return max(0.0, self.deadline - time.monotonic())
 
     def summary(self) -> dict[str, Json]:
+        """attempted = opened + refused (a connection not made, by reason in `failures`); opened =
+        closed_by_peer + held_to_end; survived_s: how long the victim kept those it closed. Frames add
+        frames_sent (headers), frames_completed (whole bodies) and the mechanisms the victims greeted with."""
         closed = sorted(link.closed_after_s for link in self.links if link.closed_after_s is not None)
         survived: Json = None
         if closed:

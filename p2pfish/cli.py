@@ -16,6 +16,7 @@ from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.text import printable, printable_lines
 
 if TYPE_CHECKING:
+    from p2pfish.match import MatchResult
     from p2pfish.netplay import Frontend, PeerOptions
 
 EXIT_USAGE = 2
@@ -127,12 +128,26 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
         raise MalformedInput("--timeout must be a positive number of seconds")
     if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
         raise MalformedInput("a name is 1-40 printable characters")
+    _check_local_files(args)
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
     cheat = Cheat.parse(args.cheat) if args.cheat else None
     return PeerOptions(
         args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
         args.json, timers, cheat,
     )  # fmt: skip
+
+
+def _check_local_files(args: argparse.Namespace) -> None:
+    """A transcript or a new store this peer could not write is refused now, before any game is played."""
+    from pathlib import Path
+
+    from p2pfish.paths import check_private_file, check_private_folder
+
+    if args.transcript:
+        check_private_file(Path(args.transcript), "transcript")
+    if args.command in ("host", "join") and args.store:
+        check_private_folder(Path(args.store).parent, "store")
+        check_private_file(Path(args.store), "store", new=True)
 
 
 def _front(args: argparse.Namespace, options: "PeerOptions") -> "Frontend":
@@ -187,6 +202,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     from p2pfish.cheats import Cheat
     from p2pfish.match import run_match
 
+    if args.stranger is not None:
+        return _match_with_stranger(args)
     cheat = Cheat.parse(args.cheat) if args.cheat else None
     try:
         result = run_match(args.game, args.players, _comma_list(args.bots), args.seed, args.timeout, cheat=cheat)
@@ -196,15 +213,42 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_wire()))
     else:
-        print(f"{result.game}, {result.players} peer processes, {result.wall_s} s, {result.messages} messages")
-        print(f"  finished {result.finished}, agree {result.agree}, verified {result.verified}")
-        print(f"  outcome {result.outcome}")
-        for fault in result.faults:
-            print(f"  fault {fault}")
-        if result.cheat is not None:
-            verdict = "caught" if result.cheat.caught else "NOT caught: " + "; ".join(result.cheat.problems)
-            print(f"  cheat {result.cheat.kind}: {verdict}, blamed seat {result.cheat.blamed}")
+        _print_match(result)
     return 0 if result.ok else 1
+
+
+def _print_match(result: "MatchResult") -> None:
+    print(f"{result.game}, {result.players} peer processes, {result.wall_s} s, {result.messages} messages")
+    print(f"  finished {result.finished}, agree {result.agree}, verified {result.verified}")
+    print(f"  outcome {result.outcome}")
+    for fault in result.faults:
+        print(f"  fault {fault}")
+    if result.cheat is not None:
+        verdict = "caught" if result.cheat.caught else "NOT caught: " + "; ".join(result.cheat.problems)
+        print(f"  cheat {result.cheat.kind}: {verdict}, blamed seat {result.cheat.blamed}")
+
+
+def _match_with_stranger(args: argparse.Namespace) -> int:
+    """`match --stranger "TARGET FLAGS"`: the match is played while a stranger attacks it."""
+    from p2pfish.match import run_match_with_stranger
+    from p2pfish.stranger import plan_for_match
+
+    if args.cheat:
+        raise MalformedInput("--stranger and --cheat are separate matches: give one of them")
+    target, plan = plan_for_match(args.stranger)
+    try:
+        played = run_match_with_stranger(
+            args.game, args.players, plan, target, kinds=_comma_list(args.bots), seed=args.seed, timeout_s=args.timeout
+        )
+    except (TimeoutError, RuntimeError) as error:
+        print(f"p2pfish: the match with a stranger did not run: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(played.to_wire()))
+    else:
+        _print_match(played.match)
+        print(f"  stranger {json.dumps(played.stranger)}")
+    return 0 if played.match.ok else 1
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -304,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--cheat", metavar="SEAT:KIND", help="one peer cheats this way; exit 0 only if every honest peer blames it"
     )
+    match.add_argument(
+        "--stranger", metavar="'TARGET FLAGS'",
+        help="a stranger attacks the match: TARGET lobby, mesh (the host's) or a seat number, then the flags of "
+        "scripts/stranger, e.g. 'mesh --connections 300 --duration 5'",
+    )  # fmt: skip
 
     ident = command("identity", cmd_identity, "show your player key (created on first use), which signs your moves")
     ident.add_argument("--dir", help="keep the key in this folder instead of $XDG_CONFIG_HOME/p2pfish")

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import selectors
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,7 @@ from p2pfish.games import get_rules
 from p2pfish.net.lobby import new_join_code
 from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit
+from p2pfish.stranger import READY_MARK, Attack, StrangerProcess
 
 LOOPBACK = "127.0.0.1"
 POLL_S = 0.05
@@ -35,6 +37,8 @@ COSTLY_KINDS = ("big-frame", "chat-flood", "oversize-evidence", "escape-name")
 HARMLESS_KINDS = ("big-frame", "escape-name")
 """Attacks that may leave the game to finish: an honest peer either finishes it or names the cheat."""
 HONEST_RSS_MB = 150.0
+TCP_LISTEN = "0A"
+"""A listening socket's state in /proc/net/tcp."""
 CHEAT_PEER_TIMEOUT_S = 8.0
 """With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
@@ -329,12 +333,7 @@ class MatchTable:
 def run_match(
     game: str, players: int, kinds: Sequence[str], seed: int, timeout_s: float = 120.0, *, cheat: Cheat | None = None
 ) -> MatchResult:
-    rules = get_rules(game)
-    rules.new_game(players, {})
-    if timeout_s <= 0:
-        raise MalformedInput("the match timeout must be a positive number of seconds")
-    for kind in bot_kinds_for(players, kinds):
-        make_bot(kind, game, random.Random())
+    check_match(game, players, kinds, timeout_s)
     extra = [] if cheat is None else ["--cheat", cheat.to_flag(), "--timeout", str(CHEAT_PEER_TIMEOUT_S)]
     if cheat is not None and cheat.kind == "escape-name":
         extra = extra[2:]
@@ -358,6 +357,16 @@ def run_match(
         return result
     output = table.honest_output(cheat.seat) if cheat.kind == "escape-name" else ""
     return replace(result, cheat=judge(cheat, players, results, output))
+
+
+def check_match(game: str, players: int, kinds: Sequence[str], timeout_s: float) -> None:
+    """A match that could be played: a known game for that many players, known bots, a positive timeout."""
+    rules = get_rules(game)
+    rules.new_game(players, {})
+    if timeout_s <= 0:
+        raise MalformedInput("the match timeout must be a positive number of seconds")
+    for kind in bot_kinds_for(players, kinds):
+        make_bot(kind, game, random.Random())
 
 
 def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:
@@ -389,3 +398,98 @@ def summarize(
         game, players, agree, verified, finished, outcome if isinstance(outcome, dict) else None,
         transcripts, messages, round(wall_s, 3), faults, peak, session,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class StrangerMatch:
+    """A match played while a stranger attacked it, and the stranger's own summary."""
+
+    match: MatchResult
+    stranger: dict[str, Json]
+
+    def to_wire(self) -> dict[str, Json]:
+        return {**self.match.to_wire(), "stranger": self.stranger}
+
+
+def run_match_with_stranger(
+    game: str, players: int, plan: Attack, target: str | int, *, kinds: Sequence[str] = ("greedy", "random"),
+    seed: int = 0, timeout_s: float = 120.0,
+) -> StrangerMatch:  # fmt: skip
+    """A match of bot peers while a stranger (its own process) runs `plan`; its host and port are
+    replaced by the target's. `target` "lobby" or "mesh" (the host's lobby or mesh port): the attack
+    starts before anybody joins, and the joiners come once all its connections were tried, so it
+    overlaps the lobby and the game. A seat number: that seat's mesh port, read from the lobby cards in
+    the host's store once the game started (a short game may be over before the stranger arrives)."""
+    check_match(game, players, kinds, timeout_s)
+    if isinstance(target, str):
+        check_host_target(target)
+    workdir = Path(tempfile.mkdtemp(prefix="p2pfish-stranger-"))
+    table = MatchTable(game, players, kinds, seed, workdir)
+    started = time.monotonic()
+    stranger: StrangerProcess | None = None
+    try:
+        table.start_host()
+        if isinstance(target, str):
+            stranger = StrangerProcess(replace(plan, host=LOOPBACK, port=host_port(table, target)))
+            stranger.wait_for_line(READY_MARK, timeout_s)
+            table.start_joiners()
+        else:
+            table.start_joiners()
+            host, port = mesh_address(table, target, time.monotonic() + timeout_s)
+            stranger = StrangerProcess(replace(plan, host=host, port=port))
+        results = table.results(timeout_s)
+        summary = stranger.summary()
+    finally:
+        table.stop_all()
+        if stranger is not None:
+            stranger.stop()
+    wall = time.monotonic() - started
+    return StrangerMatch(summarize(game, players, results, [str(p) for p in table.transcripts], wall), summary)
+
+
+def check_host_target(which: str) -> None:
+    if which not in ("lobby", "mesh"):
+        raise MalformedInput(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
+
+
+def host_port(table: MatchTable, which: str) -> int:
+    """The port of the host's "lobby" or "mesh" (the other port its process listens on)."""
+    lobby = int(table.address.rsplit(":", 1)[1])
+    if which == "lobby":
+        return lobby
+    others = listening_ports(table.peers[0].process.pid) - {lobby}
+    if len(others) != 1:
+        raise RuntimeError(f"the host listens on {sorted(others)} besides its lobby: which is the mesh?")
+    return others.pop()
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports process `pid` listens on (Linux: its socket descriptors matched in /proc/net/tcp)."""
+    fds = Path(f"/proc/{pid}/fd")
+    sockets = {target[8:-1] for fd in fds.iterdir() if (target := os.readlink(fd)).startswith("socket:[")}
+    ports: set[int] = set()
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == TCP_LISTEN and fields[9] in sockets:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def mesh_address(table: MatchTable, seat: int, deadline: float) -> tuple[str, int]:
+    """The HOST and PORT of game seat `seat`'s mesh, from the lobby cards the host's store keeps."""
+    host = table.peers[0]
+    log = table.workdir / "seat0.log"
+    while (text := log.read_text() if log.exists() else "").find("; store ") < 0:
+        if host.process.poll() is not None or time.monotonic() > deadline:
+            raise TimeoutError(f"the host never said where its store is (log: {log})")
+        time.sleep(POLL_S)
+    store = Path(text.split("; store ", 1)[1].split("\n", 1)[0].strip())
+    db = sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+    try:
+        row = db.execute("SELECT record FROM secrets WHERE name = 'net/mesh'").fetchone()
+    finally:
+        db.close()
+    endpoint = str(json.loads(row[0])["cards"][seat]["endpoint"])
+    address, _, port = endpoint.removeprefix("tcp://").rpartition(":")
+    return address, int(port)

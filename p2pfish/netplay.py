@@ -8,6 +8,7 @@ finish the game with nothing lost.
 import asyncio
 import ipaddress
 import json
+import os
 import random
 import resource
 import socket
@@ -29,7 +30,7 @@ from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, n
 from p2pfish.net.lobby import PlayerCard, StartRefused, Table, join_lobby, new_join_code, normal_code
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerNode, PeerSilent
-from p2pfish.paths import state_dir
+from p2pfish.paths import state_dir, write_private_file
 from p2pfish.session.session import Finished, Session, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS
 from p2pfish.session.store import SqliteStore
@@ -277,8 +278,11 @@ async def _play(
     table: Table, seat: int, *, identity: Identity, mesh: Mesh, secret: str, options: PeerOptions, front: Frontend
 ) -> int:
     setup = table.setup
-    path = Path(options.store) if options.store else state_dir() / f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite"
-    store = SqliteStore(path, new=True)
+    try:
+        path, store = _new_store(options, f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite")
+    except BaseException:
+        mesh.close()
+        raise
     store.save_secret(
         MESH_RECORD,
         {
@@ -293,9 +297,19 @@ async def _play(
     return await _run(session, mesh, table.cards, options=options, path=path, front=front)
 
 
+def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteStore]:
+    """The game's store: --store, else a new file in the state folder (made owner-only if missing)."""
+    if options.store:
+        path = Path(options.store)
+    else:
+        state_dir().mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = state_dir() / default_name
+    return path, SqliteStore(path, new=True)
+
+
 async def resume_game(store_path: str, options: PeerOptions, make_front: Callable[[PeerOptions], Frontend]) -> int:
     path = Path(store_path)
-    if not path.exists():
+    if not os.path.lexists(path):
         raise MalformedInput(f"no store at {store_path}")
     store = SqliteStore(path)
     record = store.load_secrets().get(MESH_RECORD)
@@ -331,7 +345,7 @@ async def _run(
     finally:
         mesh.close()
     if options.transcript:
-        Path(options.transcript).write_bytes(b"\n".join(session.transcript()) + b"\n")
+        write_private_file(Path(options.transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
     outcome = session.outcome()
     result: dict[str, Json] = {
         "seat": session.seat,

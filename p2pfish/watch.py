@@ -16,6 +16,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
 from p2pfish.games import get_rules
 from p2pfish.games.fishnstones import RULES
+from p2pfish.paths import write_private_file
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, Session
@@ -93,7 +94,7 @@ def _finish(session: Session, names: tuple[str, ...]) -> int:
     print(render_scores(session.rules.view(session.state, 0, {}), names))
     print("Winner: " + " and ".join(names[s] for s in outcome.winners))
     path = Path(tempfile.gettempdir()) / f"p2pfish-{session.session_id.hex()[:16]}.jsonl"
-    path.write_bytes(b"\n".join(session.transcript()) + b"\n")
+    write_private_file(path, b"\n".join(session.transcript()) + b"\n", "transcript")
     result = audit(session.transcript())
     verdict = "every signature, commitment and draw verified" if result.verified else "AUDIT FAILED"
     print(f"Audit: {verdict}. Transcript: {path} (check it with: p2pfish verify {path})")

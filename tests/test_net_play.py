@@ -4,6 +4,7 @@ cat column in each peer's store and in everything it received."""
 
 import asyncio
 import contextlib
+import os
 import signal
 import sqlite3
 import subprocess
@@ -57,6 +58,7 @@ def test_a_match_finishes_agreed_and_verified(players: int) -> None:
     assert result.ok, result
     assert result.outcome is not None and len(result.outcome["scores"]) == players  # type: ignore[arg-type]
     assert result.messages > 20 * players
+    assert all(os.stat(path).st_mode & 0o777 == 0o600 for path in result.transcripts)
 
 
 def test_a_wrong_join_code_is_refused(tmp_path: Path) -> None:

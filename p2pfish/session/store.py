@@ -10,6 +10,9 @@ from typing import Protocol
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
+from p2pfish.paths import LocalFileError, check_private_folder, create_private_file
+
+COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 
 
 class Store(Protocol):
@@ -59,24 +62,29 @@ class SqliteStore:
     power cut might lose is fetched again from the other peers on resume; the next durable write syncs
     it too.
     `new=True` (a game starting) refuses a file that exists already: a new game never opens an old store,
-    only `resume` does. Neither follows a symbolic link."""
+    only `resume` does. Neither follows a symbolic link: not the store's name, nor its folder, nor the
+    names SQLite gives its companions (-wal, -shm, -journal)."""
 
     def __init__(self, path: str | Path, *, new: bool = False) -> None:
         path = Path(path)
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | (os.O_EXCL if new else 0)
+        check_private_folder(path.parent, "store")
         try:
-            os.close(os.open(path, flags, 0o600))
-        except FileExistsError:
-            raise MalformedInput(f"{path} exists already: a new game needs a new store") from None
-        except OSError as error:
-            raise MalformedInput(f"cannot open the store {path}: {error.strerror}") from None
-        os.chmod(path, 0o600)
-        self._db = sqlite3.connect(str(path), isolation_level=None)
+            os.close(create_private_file(path, "store", new=new))
+        except LocalFileError:
+            if new and os.path.lexists(path) and not os.path.islink(path):
+                raise LocalFileError(f"{path} exists already: a new game needs a new store") from None
+            raise
+        refuse_linked_companions(path)
+        try:
+            self._db = sqlite3.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise LocalFileError(f"cannot open the store {path}: {error}") from None
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as error:
             self._db.close()
+            if isinstance(error, sqlite3.OperationalError):
+                raise LocalFileError(f"cannot open the store {path}: {error}") from None
             raise MalformedInput(f"{path} is not a p2pfish game store") from None
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(
@@ -115,3 +123,12 @@ class SqliteStore:
 
     def load_messages(self) -> list[bytes]:
         return [bytes(row[0]) for row in self._db.execute("SELECT raw FROM messages ORDER BY n")]
+
+
+def refuse_linked_companions(path: Path) -> None:
+    """SQLite opens `path` + "-wal" and the like by name: none may be a symbolic link (newer SQLite
+    refuses one too, with a vaguer error; an older one would write through it)."""
+    for suffix in COMPANION_SUFFIXES:
+        companion = path.with_name(path.name + suffix)
+        if os.path.islink(companion):
+            raise LocalFileError(f"cannot open the store {path}: {companion} is a symbolic link")

@@ -215,7 +215,8 @@ class GameApp:
             if self.controller.chat(rest.strip()):
                 self.log(f"you: {rest.strip()}", "chat")
             else:
-                self.model.message = ("class:error", "Not sent: chat limit reached (it grows back as the game goes on).")
+                refusal = "Not sent: chat limit reached (it grows back as the game goes on)."
+                self.model.message = ("class:error", refusal)
             return
         if verb in ("help", "?"):
             self.model.help = True

@@ -10,6 +10,7 @@ from session_helpers import Net, body_of, forge, snapshot
 
 from p2pfish.session import bodies
 from p2pfish.session.chat_limits import CHAT_BURST, CHAT_REFILL
+from p2pfish.session.core import MAX_WAITING
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
 from p2pfish.session.session import REPORT_GRACE_S
 from p2pfish.session.store import MemoryStore
@@ -160,3 +161,30 @@ def test_evidence_too_long_to_quote_is_carried_as_its_hash() -> None:
     assert hashed["sha256"] == hashlib.sha256(big).hexdigest()
     assert len(str(hashed["excerpt"])) == bodies.EXCERPT_BYTES
     assert bodies.read_evidence(body) == [small], "a hashed item proves nothing to a receiver"
+
+
+def test_a_flood_of_messages_for_turns_to_come_is_blamed_and_bounded() -> None:
+    """Turn messages for turns far ahead wait for their turn and refill the chat budget: a seat sending them
+    without end is named once more than MAX_WAITING of them wait."""
+    net = Net(3, 142)
+    net.start()
+    assert net.run(until=lambda n: all(s.turn >= 4 for s in n.sessions))
+    net.frozen.add(2)
+    net.run()
+    assert net.sessions[0].waiting_for() == (2,), "the table waits for seat 2, not for the flooding seat"
+    before = stored_bytes(net, 0)
+    chain = net.sessions[CHEATER].chains[CHEATER]
+    seq, prev, turn = chain.next_seq, chain.head, net.sessions[0].turn
+    delivered = 0
+    for ahead in range(1, 2000):
+        body = bodies.act(turn + ahead, {"t": "pass", "pad": "x" * 1000})
+        raw = forge(net.ids[CHEATER], net.session_id, CHEATER, seq=seq, prev=prev, body=body)
+        seq, prev = seq + 1, open_envelope(raw).hash
+        net.deliver(0, raw, CHEATER)
+        delivered += 1
+        if net.sessions[0].fault is not None:
+            break
+    fault = net.sessions[0].fault
+    assert fault is not None and fault.seat == CHEATER and "ahead of the game" in fault.reason, fault
+    assert delivered == MAX_WAITING + 1, delivered
+    assert stored_bytes(net, 0) - before <= (MAX_WAITING + 2) * 1400 + MAX_MESSAGE_BYTES

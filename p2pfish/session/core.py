@@ -34,6 +34,9 @@ TAG_LOG = b"p2pfish/log/v1"
 CHANCE_SEAT = 0xFFFFFFFF
 SLOW_AFTER_S = 5.0
 REPORT_GRACE_S = 3.0
+MAX_WAITING = 256
+"""How many of an author's accepted messages may wait for their turn: an honest seat is never more than a
+turn ahead of the table, and a peer that lags gets every author's missing messages at the same pace."""
 """How long a peer waits for its own proof of a fault another seat reported before it stops unproven."""
 DROP_AFTER_S = 60.0
 DECIDE_WITHIN_S = 600.0
@@ -257,6 +260,8 @@ class SessionCore:
             bodies.check_fields(message.body)
             if message.kind in bodies.TURN_KINDS and turn_of(message.body) < self.turn:
                 raise ProtocolViolation(f"sent its {message.kind} for turn {turn_of(message.body)}, already played")
+            if len(self.chains[message.seat].ready) > MAX_WAITING:
+                raise ProtocolViolation(f"sent more than {MAX_WAITING} messages ahead of the game (a flood)")
         except P2pfishError as error:
             kind = "malformed" if isinstance(error, MalformedInput) else "violation"
             self._stop(Fault(message.seat, kind, error.reason, (message.raw,)))

@@ -9,6 +9,10 @@ holds, they are sent again — so nothing is lost to a reconnect, a dropped fram
 crashed and came back. A peer that sends nothing at all, not even heartbeats, is shown as silent
 and then dropped, which stops the game.
 
+Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
+heartbeat or goodbye at most MAX_BEAT_BYTES, an "A" frame is empty. A frame over its limit (libzmq refuses
+those far above, mesh.py) stops the game blaming the seat whose authenticated link carried it.
+
 A peer's messages are read only once its heartbeat has shown it plays this very game (each peer sends a
 heartbeat before anything else on its links). A host that gave two peers different setups therefore stops
 the game naming nobody, instead of getting an honest peer blamed for "a message of another game".
@@ -23,12 +27,17 @@ from typing import Any
 
 from p2pfish.core.actions import Action
 from p2pfish.net.mesh import Mesh
+from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
 
 MESSAGE, HEARTBEAT, BYE, AWAY = b"M", b"H", b"B", b"A"
 RESEND_BATCH = 64
-EARLY_FRAMES = 4096
-"""Messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent later)."""
+EARLY_BYTES = 4 * 1024 * 1024
+"""Bytes of messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent
+later)."""
+MAX_BEAT_BYTES = 4096
+"""A heartbeat or goodbye: the session id and one count per seat, as JSON."""
+FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: 0}
 
 Chooser = Callable[[Any, list[Action]], Action]
 
@@ -100,6 +109,7 @@ class PeerNode:
         self._same_game: set[int] = set()
         """Seats whose heartbeat showed this game's session id: their messages are read."""
         self._early: dict[int, list[bytes]] = {}
+        self._early_bytes: dict[int, int] = {}
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -156,11 +166,14 @@ class PeerNode:
     def on_frames(self, seat: int, frames: list[bytes]) -> None:
         """One multipart frame from an authenticated peer."""
         self._heard(seat)
+        oversize = _oversize(frames)
+        if oversize is not None:
+            self.session.refuse_frame(seat, oversize)
+            self._after_input()
+            return
         if frames[0] == MESSAGE and len(frames) == 2:
             if seat not in self._same_game:
-                early = self._early.setdefault(seat, [])
-                if len(early) < EARLY_FRAMES:
-                    early.append(frames[1])
+                self._keep_early(seat, frames[1])
                 return
             self.received += 1
             self.session.receive(frames[1], via=seat)
@@ -176,6 +189,12 @@ class PeerNode:
             return
         self._after_input()
 
+    def _keep_early(self, seat: int, raw: bytes) -> None:
+        held = self._early_bytes.get(seat, 0)
+        if held + len(raw) <= EARLY_BYTES:
+            self._early.setdefault(seat, []).append(raw)
+            self._early_bytes[seat] = held + len(raw)
+
     def _heartbeat_from(self, seat: int, payload: bytes) -> None:
         try:
             beat = json.loads(payload)
@@ -188,10 +207,12 @@ class PeerNode:
             return
         if session != self.session.session_id.hex():
             self._early.pop(seat, None)
+            self._early_bytes.pop(seat, None)
             self.session.abort(f"seat {seat} plays another game setup: the lobby gave the peers different games")
             return
         if seat not in self._same_game:
             self._same_game.add(seat)
+            self._early_bytes.pop(seat, None)
             for raw in self._early.pop(seat, []):
                 self.received += 1
                 self.session.receive(raw, via=seat)
@@ -261,3 +282,14 @@ class PeerNode:
     def _tell(self, event: NodeEvent) -> None:
         if self.on_event is not None:
             self.on_event(event)
+
+
+def _oversize(frames: list[bytes]) -> str | None:
+    """Why these frames break a size limit of their kind, or None."""
+    limit = FRAME_LIMITS.get(frames[0], MAX_MESSAGE_BYTES)
+    if len(frames[0]) > 1:
+        return f"sent a frame kind of {len(frames[0])} bytes (one byte at most)"
+    for part in frames[1:]:
+        if len(part) > limit:
+            return f"sent a frame of {len(part)} bytes, over the {limit}-byte limit for its kind"
+    return None

@@ -10,7 +10,7 @@ crashed and came back. A peer that sends nothing at all, not even heartbeats, is
 and then dropped, which stops the game.
 
 Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
-heartbeat or goodbye at most MAX_BEAT_BYTES, an "A" frame is empty. A frame over its limit (libzmq refuses
+heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses
 those far above, mesh.py) stops the game blaming the seat whose authenticated link carried it.
 
 A peer's messages are read only once its heartbeat has shown it plays this very game (each peer sends a
@@ -37,7 +37,7 @@ EARLY_BYTES = 4 * 1024 * 1024
 later)."""
 MAX_BEAT_BYTES = 4096
 """A heartbeat or goodbye: the session id and one count per seat, as JSON."""
-FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: 0}
+FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
 
 Chooser = Callable[[Any, list[Action]], Action]
 
@@ -285,11 +285,9 @@ class PeerNode:
 
 
 def _oversize(frames: list[bytes]) -> str | None:
-    """Why these frames break a size limit of their kind, or None."""
+    """Why these frames break the size limit of their kind (an unknown kind's: MAX_MESSAGE_BYTES), or None."""
     limit = FRAME_LIMITS.get(frames[0], MAX_MESSAGE_BYTES)
-    if len(frames[0]) > 1:
-        return f"sent a frame kind of {len(frames[0])} bytes (one byte at most)"
-    for part in frames[1:]:
-        if len(part) > limit:
+    for part in frames:
+        if len(part) > max(limit, 1):
             return f"sent a frame of {len(part)} bytes, over the {limit}-byte limit for its kind"
     return None

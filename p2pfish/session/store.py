@@ -72,12 +72,19 @@ class SqliteStore:
         except OSError as error:
             raise MalformedInput(f"cannot open the store {path}: {error.strerror}") from None
         os.chmod(path, 0o600)
-        self._db = sqlite3.connect(str(path), isolation_level=None)
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.DatabaseError:
+            self._db = sqlite3.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise MalformedInput(f"cannot open the store {path}: {error}") from None
+        try:
+            self._prepare()
+        except sqlite3.DatabaseError as error:
             self._db.close()
-            raise MalformedInput(f"{path} is not a p2pfish game store") from None
+            reason = "is not a p2pfish game store" if "not a database" in str(error) else f"cannot be used: {error}"
+            raise MalformedInput(f"{path} {reason}") from None
+
+    def _prepare(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(
             """

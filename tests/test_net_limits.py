@@ -3,9 +3,12 @@ are refused (far over: by libzmq at the header, at no memory cost; just over: re
 that sent them), idle connections are closed within seconds and never starve a peer of file
 descriptors, and a captured join card is refused by any later lobby. All traffic is on 127.0.0.1."""
 
+import asyncio
 import contextlib
+import json
 import queue
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,15 +20,21 @@ from typing import ClassVar
 
 import pytest
 import zmq
+import zmq.asyncio
 
+from p2pfish.cli import main
+from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
+from p2pfish.match import MatchTable
+from p2pfish.net import lobby
 from p2pfish.net.guard import HANDSHAKE_S
+from p2pfish.net.lobby import LobbyHost, PlayerCard, code_key, new_join_code, new_lobby_nonce
 from p2pfish.net.mesh import MESH_FRAME_CAP, new_curve_keypair
 from p2pfish.net.node import BYE, HEARTBEAT, MAX_BEAT_BYTES, MESSAGE, NodeTimers, PeerNode
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
-from p2pfish.session.store import MemoryStore
+from p2pfish.session.store import MemoryStore, SqliteStore
 
 MIB = 1024 * 1024
 PEER_SCRIPT = Path(__file__).with_name("limits_peer.py")
@@ -216,3 +225,93 @@ def test_idle_connections_are_closed_within_seconds_and_never_starve_a_peer(tmp_
         finally:
             dealer.close()
             context.term()
+
+
+# --- the lobby ------------------------------------------------------------------------------------------------
+
+
+def test_a_huge_frame_to_the_lobby_without_the_code_costs_the_host_little(tmp_path: Path) -> None:
+    """Eight frames of 64 MiB from a stranger: libzmq closes the connection at each frame's header, the
+    host's peak memory barely moves, and the real players then join and play."""
+    table = MatchTable("fishnstones", 2, ["random"], 3, tmp_path)
+    table.start_host()
+    try:
+        host_pid = table.peers[0].process.pid
+        before = peak_rss_kb(host_pid)
+        context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+        stranger = context.socket(zmq.DEALER)
+        stranger.linger = 0
+        stranger.connect(f"tcp://{table.address}")
+        huge = bytes(64 * MIB)
+        for _ in range(8):
+            stranger.send(huge, copy=False)
+        stranger.send(b'{"type": "join"}')
+        assert stranger.poll(10_000), "the lobby answered nothing after the huge frames"
+        assert json.loads(stranger.recv())["type"] == "refused"
+        stranger.close()
+        context.term()
+        grown = peak_rss_kb(host_pid) - before
+        assert grown < 16 * 1024, f"the host's peak memory grew {grown} KiB"
+        table.start_joiners()
+        results = table.results(60)
+        assert all(result is not None and result["finished"] for result in results), results
+    finally:
+        table.stop_all()
+
+
+def test_a_join_card_captured_in_one_lobby_is_refused_by_a_later_lobby_with_the_same_code() -> None:
+    code = new_join_code()
+    ann, bob = (Identity.from_seed(bytes([n]) * 32) for n in (1, 2))
+
+    def host_card(curve: str) -> PlayerCard:
+        return PlayerCard.make(ann, "ann", curve, "tcp://127.0.0.1:40001", new_lobby_nonce())
+
+    async def answer_to(host: LobbyHost, raw: bytes) -> dict[str, object]:
+        gathering = asyncio.ensure_future(host.gather())
+        context = zmq.asyncio.Context()
+        dealer = context.socket(zmq.DEALER)
+        dealer.linger = 0
+        dealer.connect(host.endpoint)
+        await dealer.send(raw)
+        answer = await asyncio.wait_for(dealer.recv(), 10)
+        gathering.cancel()
+        dealer.close()
+        context.term()
+        reply: dict[str, object] = json.loads(answer)
+        return reply
+
+    async def scenario() -> tuple[dict[str, object], dict[str, object]]:
+        first = LobbyHost("fishnstones", {}, players=3, host=host_card("a" * 40), code=code, bind="tcp://127.0.0.1:0")
+        later = LobbyHost("fishnstones", {}, players=3, host=host_card("b" * 40), code=code, bind="tcp://127.0.0.1:0")
+        try:
+            card = PlayerCard.make(bob, "bob", "c" * 40, "tcp://127.0.0.1:40002", first.nonce)
+            captured = lobby._sealed(code_key(code), {"type": "join", "card": card.to_wire()})
+            return await answer_to(first, captured), await answer_to(later, captured)
+        finally:
+            first.close()
+            later.close()
+
+    in_its_lobby, replayed = asyncio.run(scenario())
+    assert in_its_lobby["type"] == "lobby"
+    assert replayed["type"] == "refused" and "another lobby" in str(replayed["reason"])
+
+
+# --- a store that cannot be opened ---------------------------------------------------------------------------
+
+
+def test_a_store_sqlite_cannot_open_is_one_line_and_an_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As when every file descriptor is taken: SQLite's own error becomes one line, never a traceback."""
+
+    def no_descriptor_left(*args: object, **kwargs: object) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    path = tmp_path / "game.sqlite"
+    SqliteStore(path, new=True).close()
+    monkeypatch.setattr(sqlite3, "connect", no_descriptor_left)
+    with pytest.raises(MalformedInput, match="cannot open the store"):
+        SqliteStore(tmp_path / "new.sqlite", new=True)
+    assert main(["resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "unable to open database file" in err and len(err.strip().splitlines()) == 1

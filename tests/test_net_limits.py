@@ -207,7 +207,7 @@ def test_idle_connections_are_closed_within_seconds_and_never_starve_a_peer(tmp_
     with mesh_victim(tmp_path, nofile=256) as victim:
         victim.line("hwm ", 10)
         port = int(victim.endpoint.rpartition(":")[2])
-        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(400)]
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(400)]
         deadline = time.monotonic() + HANDSHAKE_S + 5
         try:
             still_open = [conn for conn in idle if not closed_by_peer(conn, deadline)]

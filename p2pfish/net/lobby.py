@@ -336,17 +336,23 @@ async def join_lobby(
     try:
         dealer.connect(f"tcp://{address}")
         await dealer.send(_sealed(key, {"type": "hello"}))
-        nonce = await asyncio.wait_for(_await_welcome(dealer, key), within)
-        card = make_card(nonce)
+        card = make_card(await _welcome_within(dealer, key, within, address))
         await dealer.send(_sealed(key, {"type": "join", "card": card.to_wire()}))
         if not await dealer.poll(int(within * 1000)):
             raise LobbyRefused(f"no lobby answered at {address} within {within:.0f} s")
         return await asyncio.wait_for(_await_start(dealer, key, card, on_change), timeout_s)
     except TimeoutError:
-        raise LobbyRefused(f"no lobby answered or started a game at {address} within {timeout_s:.0f} s") from None
+        raise LobbyRefused(f"no game started at {address} within {timeout_s:.0f} s") from None
     finally:
         dealer.close()
         context.term()
+
+
+async def _welcome_within(dealer: zmq.asyncio.Socket, key: bytes, within_s: float, address: str) -> bytes:
+    try:
+        return await asyncio.wait_for(_await_welcome(dealer, key), within_s)
+    except TimeoutError:
+        raise LobbyRefused(f"no lobby answered at {address} within {within_s:.0f} s") from None
 
 
 async def _await_welcome(dealer: zmq.asyncio.Socket, key: bytes) -> bytes:

@@ -34,6 +34,7 @@ class ConnectionCap:
         """Connections shut because the socket was full."""
         self._open: dict[int, None] = {}
         """File descriptors of open connections, oldest first."""
+        self._bound = bound
         self._monitor: zmq.asyncio.Socket = bound.get_monitor_socket(WATCHED)
         self._task = asyncio.ensure_future(self._watch())
 
@@ -64,6 +65,8 @@ class ConnectionCap:
 
     def close(self) -> None:
         self._task.cancel()
+        with contextlib.suppress(zmq.ZMQError):
+            self._bound.disable_monitor()
         self._monitor.close(linger=0)
 
 

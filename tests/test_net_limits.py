@@ -25,7 +25,7 @@ import zmq.asyncio
 from p2pfish.cli import main
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
-from p2pfish.match import MatchTable
+from p2pfish.match import MatchTable, PeerProcess
 from p2pfish.net import lobby
 from p2pfish.net.guard import HANDSHAKE_S
 from p2pfish.net.lobby import LobbyHost, PlayerCard, code_key, new_join_code, new_lobby_nonce
@@ -315,3 +315,45 @@ def test_a_store_sqlite_cannot_open_is_one_line_and_an_exit_code(
     assert main(["resume", str(path)]) == 2
     err = capsys.readouterr().err
     assert "unable to open database file" in err and len(err.strip().splitlines()) == 1
+
+
+class HostWithFewFiles(PeerProcess):
+    """A `p2pfish` peer process whose open-file limit, soft and hard, is 256."""
+
+    def start(self) -> None:
+        with self.log.open("a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", FEW_FILES, *self.argv],
+                stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, text=True, env=self.env,
+            )  # fmt: skip
+
+
+FEW_FILES = (
+    "import resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256)); "
+    "from p2pfish.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def test_idle_connections_to_the_lobby_are_closed_and_players_still_join(tmp_path: Path) -> None:
+    """400 idle TCP connections to the lobby of a host limited to 256 open files: it closes them within
+    seconds, stays alive, and the players then join and play to the end."""
+    table = MatchTable("fishnstones", 2, ["random"], 4, tmp_path)
+    argv = ["host", "fishnstones", "--players", "2", "--bind", "127.0.0.1", "--code", table.code, *table.peer_flags(0)]
+    table.peers.append(HostWithFewFiles(0, argv, tmp_path / "seat0.log", table.env))
+    try:
+        table.address = table.peers[0].read_line("LOBBY ", 20).split()[1]
+        host, port = table.address.rsplit(":", 1)
+        idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(400)]
+        deadline = time.monotonic() + HANDSHAKE_S + 5
+        try:
+            still_open = [conn for conn in idle if not closed_by_peer(conn, deadline)]
+        finally:
+            for conn in idle:
+                conn.close()
+        assert not still_open, f"{len(still_open)} idle lobby connections still open after {HANDSHAKE_S + 5} s"
+        assert table.peers[0].process.poll() is None
+        table.start_joiners()
+        results = table.results(60)
+        assert all(result is not None and result["finished"] for result in results), results
+    finally:
+        table.stop_all()

@@ -5,9 +5,12 @@ Heavy modules (crypto, the UI) are imported inside the commands that need them, 
 """
 
 import argparse
+import contextlib
 import getpass
 import json
 import os
+import resource
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
@@ -366,12 +369,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def raise_open_file_limit() -> None:
+    """Lift the soft open-file limit to the hard one: idle connections a stranger opens then cannot use up
+    the descriptors the game store needs (the mesh also closes them, net/guard.py)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):  # a system may refuse an unlimited soft limit
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    raise_open_file_limit()
     try:
         code: int = args.run(args)
     except P2pfishError as error:
         print(f"p2pfish: error: {printable_lines(error.reason)}", file=sys.stderr)
+        return EXIT_USAGE
+    except sqlite3.Error as error:
+        print(f"p2pfish: error: the game store failed: {error}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""

@@ -27,7 +27,15 @@ from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games import get_rules
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
-from p2pfish.net.lobby import PlayerCard, StartRefused, Table, join_lobby, new_join_code, normal_code
+from p2pfish.net.lobby import (
+    PlayerCard,
+    StartRefused,
+    Table,
+    join_lobby,
+    new_join_code,
+    new_lobby_nonce,
+    normal_code,
+)
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.paths import state_dir, write_private_file
@@ -165,7 +173,7 @@ async def host_game(
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{bind_host}:*")
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
-    card = PlayerCard.make(identity, card_name(options.cheat, options.name), public, endpoint)
+    card = PlayerCard.make(identity, card_name(options.cheat, options.name), public, endpoint, new_lobby_nonce())
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
         lobby = make_lobby_host(
@@ -239,7 +247,6 @@ async def join_game(address: str | None, code: str, options: PeerOptions, wait_s
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
-    card = PlayerCard.make(identity, card_name(options.cheat, options.name), public, mesh.endpoint)
     front.lobby_open("the", address, normal_code(code), 0)
     seen: list[PlayerCard] = []
 
@@ -248,10 +255,15 @@ async def join_game(address: str | None, code: str, options: PeerOptions, wait_s
         front.lobby_changed(cards, 0)
 
     try:
-        table = await join_lobby(address, code, card, timeout_s=wait_s, on_change=changed)
+
+        def make_card(lobby: bytes) -> PlayerCard:
+            return PlayerCard.make(identity, card_name(options.cheat, options.name), public, mesh.endpoint, lobby)
+
+        table = await join_lobby(address, code, make_card, timeout_s=wait_s, on_change=changed)
     except StartRefused as refused:
         mesh.close()
-        return _refused_start(refused, seen.index(card) if card in seen else None, options, front)
+        mine = [seat for seat, card in enumerate(seen) if card.identity == identity.public_bytes]
+        return _refused_start(refused, mine[0] if mine else None, options, front)
     except BaseException:
         mesh.close()
         raise

@@ -14,11 +14,12 @@ from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import SqliteStore
 
 IDENTITIES = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(3)]
+LOBBY = bytes(range(32))
 
 
 def cards() -> list[PlayerCard]:
     return [
-        PlayerCard.make(identity, name, chr(ord("a") + seat) * 40, f"tcp://127.0.0.1:{5000 + seat}")
+        PlayerCard.make(identity, name, chr(ord("a") + seat) * 40, f"tcp://127.0.0.1:{5000 + seat}", LOBBY)
         for seat, (identity, name) in enumerate(zip(IDENTITIES, ("ann", "bob", "cy"), strict=True))
     ]
 

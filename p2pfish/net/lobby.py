@@ -1,7 +1,9 @@
 """The lobby: where players meet before a game. Its host is only a rendezvous.
 
-Each player brings a card: its name, its Ed25519 identity, the CURVE key and endpoint of its
-mesh, all signed by the identity. A joiner proves it knows the join code: every lobby message
+A joiner first says hello; the host answers with its lobby's fresh random nonce. Each player then brings
+a card: its name, its Ed25519 identity, the CURVE key and endpoint of its mesh and that lobby nonce, all
+signed by the identity, so a card is good for one lobby only and a captured join is refused by any later
+lobby, even one with the same code. A joiner proves it knows the join code: every lobby message
 carries an HMAC under a key hashed from the code, so a wrong code is refused and nobody without
 it can join or speak for the host. Every card carries a fresh random contribution to the session id,
 signed with it. When the table is full the host fixes the game setup (game, options, roster, every
@@ -9,7 +11,10 @@ card's contribution) and sends it with every card; each joiner checks that its o
 are in it, so no host can re-use an earlier game's id; from then on the peers talk to each
 other directly over CURVE and the host is a player like any other.
 
-The lobby link itself is not encrypted: it carries only public keys, names and addresses.
+The lobby link itself is not encrypted: it carries only public keys, names and addresses. Its sockets
+refuse a frame over MAX_LOBBY_MESSAGE in libzmq itself (the connection is closed at the frame's header),
+close a connection that has not finished its handshake within HANDSHAKE_S, and keep at most CONNECTION_CAP
+connections open.
 """
 
 import asyncio
@@ -27,15 +32,19 @@ from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
+from p2pfish.net.guard import HANDSHAKE_S, ConnectionCap
 from p2pfish.net.mesh import CURVE_KEY_CHARS, is_curve_key, is_tcp_endpoint
 from p2pfish.session.envelope import canonical, parse_json
 from p2pfish.session.setup import CONTRIBUTION_BYTES, GameSetup, new_contribution
 
 TAG_CODE = b"p2pfish/join-code/v1"
-TAG_CARD = b"p2pfish/player-card/v2"
+TAG_CARD = b"p2pfish/player-card/v3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MAX_LOBBY_MESSAGE = 16 * 1024
+LOBBY_NONCE_BYTES = 32
+LOBBY_PING_MS = 2000
+"""The lobby's ZeroMQ heartbeat: a connection silent for three of these (not even answering a ping) is closed."""
 ANSWER_WITHIN_S = 10.0
 """A host answers an admitted join at once; silence this long means no lobby is there."""
 
@@ -51,6 +60,10 @@ class StartRefused(LobbyRefused):
     def __init__(self, reason: str, evidence: bytes = b"") -> None:
         super().__init__(reason, 0)
         self.evidence = evidence
+
+
+def new_lobby_nonce() -> bytes:
+    return secrets.token_bytes(LOBBY_NONCE_BYTES)
 
 
 def new_join_code() -> str:
@@ -79,24 +92,27 @@ class PlayerCard:
     endpoint: str
     contribution: bytes
     """This player's fresh random share of the session id of the game the lobby starts."""
+    lobby: bytes
+    """The nonce of the one lobby this card is for."""
     signature: bytes
 
     @staticmethod
-    def signed_part(name: str, identity: bytes, curve_public: str, endpoint: str, contribution: bytes) -> bytes:
-        return length_prefixed(
-            TAG_CARD, encode_text(name), identity, encode_text(curve_public), encode_text(endpoint), contribution
-        )
+    def signed_part(
+        name: str, identity: bytes, curve_public: str, endpoint: str, contribution: bytes, *, lobby: bytes
+    ) -> bytes:
+        texts = (encode_text(name), identity, encode_text(curve_public), encode_text(endpoint))
+        return length_prefixed(TAG_CARD, *texts, contribution, lobby)
 
     @classmethod
-    def make(cls, identity: Identity, name: str, curve_public: str, endpoint: str) -> "PlayerCard":
-        """A new card, with a contribution drawn now: one card for one game."""
+    def make(cls, identity: Identity, name: str, curve_public: str, endpoint: str, lobby: bytes) -> "PlayerCard":
+        """A new card for the lobby with nonce `lobby`, with a contribution drawn now: one card for one game."""
         contribution = new_contribution()
-        signed = cls.signed_part(name, identity.public_bytes, curve_public, endpoint, contribution)
-        return cls(name, identity.public_bytes, curve_public, endpoint, contribution, identity.sign(signed))
+        signed = cls.signed_part(name, identity.public_bytes, curve_public, endpoint, contribution, lobby=lobby)
+        return cls(name, identity.public_bytes, curve_public, endpoint, contribution, lobby, identity.sign(signed))
 
     def valid(self) -> bool:
-        signed = self.signed_part(self.name, self.identity, self.curve_public, self.endpoint, self.contribution)
-        return verify(self.identity, signed, self.signature)
+        fields = (self.name, self.identity, self.curve_public, self.endpoint, self.contribution)
+        return verify(self.identity, self.signed_part(*fields, lobby=self.lobby), self.signature)
 
     def to_wire(self) -> dict[str, Json]:
         return {
@@ -105,6 +121,7 @@ class PlayerCard:
             "curve": self.curve_public,
             "endpoint": self.endpoint,
             "contribution": self.contribution.hex(),
+            "lobby": self.lobby.hex(),
             "signature": self.signature.hex(),
         }
 
@@ -117,6 +134,7 @@ class PlayerCard:
             str_field(obj, "curve"),
             str_field(obj, "endpoint"),
             hex_bytes(str_field(obj, "contribution"), "a contribution", CONTRIBUTION_BYTES),
+            hex_bytes(str_field(obj, "lobby"), "a lobby nonce", LOBBY_NONCE_BYTES),
             hex_bytes(str_field(obj, "signature"), "a card signature", 64),
         )
         if not card.valid():
@@ -176,10 +194,14 @@ class LobbyHost:
     ) -> None:
         self.game, self.options, self.players, self.code = game, dict(options), players, normal_code(code)
         self.cards: list[PlayerCard] = [host]
+        self.nonce = host.lobby
+        """This lobby's nonce: every card admitted signs it. The host's card brings it (new_lobby_nonce)."""
         self._key = code_key(code)
         self._context = zmq.asyncio.Context()
         self._router = self._context.socket(zmq.ROUTER)
         self._router.linger = 1000
+        _bound_socket_options(self._router)
+        self._cap: ConnectionCap | None = None
         try:
             self._router.bind(bind)
         except zmq.ZMQError as error:
@@ -197,6 +219,8 @@ class LobbyHost:
     ) -> Table:
         """Admit players until the table is full — or until `start_now` is set with at least `minimum`
         players in — then start the game."""
+        if self._cap is None:
+            self._cap = ConnectionCap(self._router, int(self.endpoint.rpartition(":")[2]))
         while len(self.cards) < self.players:
             if start_now is not None and start_now.is_set():
                 if len(self.cards) >= minimum:
@@ -206,6 +230,10 @@ class LobbyHost:
             if arrival is None:
                 continue
             routing_id, raw = arrival
+            if self._is_hello(raw):
+                welcome: dict[str, Json] = {"type": "welcome", "lobby": self.nonce.hex()}
+                await self._router.send_multipart([routing_id, _sealed(self._key, welcome)])
+                continue
             refusal = self._admit(routing_id, raw)
             if refusal is not None:
                 await self._router.send_multipart([routing_id, canonical({"type": "refused", "reason": refusal})])
@@ -245,6 +273,10 @@ class LobbyHost:
             if len(parts) == 2:
                 return parts[0], parts[1]
 
+    def _is_hello(self, raw: bytes) -> bool:
+        message = _opened(self._key, raw)
+        return message is not None and message.get("type") == "hello"
+
     def _admit(self, routing_id: bytes, raw: bytes) -> str | None:
         message = _opened(self._key, raw)
         if message is None:
@@ -255,6 +287,8 @@ class LobbyHost:
             card = PlayerCard.from_wire(message.get("card"))
         except MalformedInput as error:
             return error.reason
+        if card.lobby != self.nonce:
+            return "this card was signed for another lobby (a replayed join)"
         if any(card.identity == known.identity for known in self.cards):
             return "a player with this identity is already in the lobby"
         if any(card.contribution == known.contribution for known in self.cards):
@@ -268,28 +302,44 @@ class LobbyHost:
         return None
 
     def close(self) -> None:
+        if self._cap is not None:
+            self._cap.close()
         self._router.close()
         self._context.term()
+
+
+def _bound_socket_options(sock: zmq.asyncio.Socket) -> None:
+    """What a lobby socket takes before reading: frames up to MAX_LOBBY_MESSAGE, a handshake within
+    HANDSHAKE_S, and a peer that answers ZeroMQ's pings."""
+    sock.maxmsgsize = MAX_LOBBY_MESSAGE
+    sock.handshake_ivl = int(HANDSHAKE_S * 1000)
+    sock.heartbeat_ivl = LOBBY_PING_MS
+    sock.heartbeat_timeout = 3 * LOBBY_PING_MS
 
 
 async def join_lobby(
     address: str,
     code: str,
-    card: PlayerCard,
+    make_card: Callable[[bytes], PlayerCard],
     *,
     timeout_s: float,
     on_change: Callable[[list[PlayerCard]], None] | None = None,
 ) -> Table:
-    """Join the lobby at HOST:PORT and wait for its game to start. Raises LobbyRefused."""
+    """Join the lobby at HOST:PORT with the card `make_card` signs for its nonce, and wait for its game to
+    start. Raises LobbyRefused."""
     key = code_key(code)
     context = zmq.asyncio.Context()
     dealer = context.socket(zmq.DEALER)
     dealer.linger = 0
+    _bound_socket_options(dealer)
+    within = min(ANSWER_WITHIN_S, timeout_s)
     try:
         dealer.connect(f"tcp://{address}")
+        await dealer.send(_sealed(key, {"type": "hello"}))
+        card = make_card(await _welcome_within(dealer, key, within, address))
         await dealer.send(_sealed(key, {"type": "join", "card": card.to_wire()}))
-        if not await dealer.poll(int(min(ANSWER_WITHIN_S, timeout_s) * 1000)):
-            raise LobbyRefused(f"no lobby answered at {address} within {min(ANSWER_WITHIN_S, timeout_s):.0f} s")
+        if not await dealer.poll(int(within * 1000)):
+            raise LobbyRefused(f"no lobby answered at {address} within {within:.0f} s")
         return await asyncio.wait_for(_await_start(dealer, key, card, on_change), timeout_s)
     except TimeoutError:
         raise LobbyRefused(f"no game started at {address} within {timeout_s:.0f} s") from None
@@ -298,17 +348,44 @@ async def join_lobby(
         context.term()
 
 
+async def _welcome_within(dealer: zmq.asyncio.Socket, key: bytes, within_s: float, address: str) -> bytes:
+    try:
+        return await asyncio.wait_for(_await_welcome(dealer, key), within_s)
+    except TimeoutError:
+        raise LobbyRefused(f"no lobby answered at {address} within {within_s:.0f} s") from None
+
+
+async def _await_welcome(dealer: zmq.asyncio.Socket, key: bytes) -> bytes:
+    """The nonce of the lobby the host opened, from its answer to a hello."""
+    while True:
+        raw = await dealer.recv()
+        _raise_if_refused(raw)
+        message = _opened(key, raw)
+        lobby = message.get("lobby") if message is not None and message.get("type") == "welcome" else None
+        if isinstance(lobby, str):
+            try:
+                return hex_bytes(lobby, "a lobby nonce", LOBBY_NONCE_BYTES)
+            except MalformedInput:
+                continue
+
+
+def _raise_if_refused(raw: bytes) -> None:
+    if len(raw) > MAX_LOBBY_MESSAGE:
+        return
+    try:
+        plain = json.loads(raw)
+    except (ValueError, RecursionError):
+        return
+    if isinstance(plain, dict) and plain.get("type") == "refused":
+        raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:200]}")
+
+
 async def _await_start(
     dealer: zmq.asyncio.Socket, key: bytes, card: PlayerCard, on_change: Callable[[list[PlayerCard]], None] | None
 ) -> Table:
     while True:
         raw = await dealer.recv()
-        try:
-            plain = json.loads(raw)
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(plain, dict) and plain.get("type") == "refused":
-            raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:200]}")
+        _raise_if_refused(raw)
         message = _opened(key, raw)
         if message is None:
             continue
@@ -330,6 +407,8 @@ def check_start(card: PlayerCard, table: Table) -> None:
     cards = list(table.cards)
     if card not in cards:
         raise StartRefused("the host started a game without this player's card (an old or forged table)")
+    if any(c.lobby != card.lobby for c in cards):
+        raise StartRefused("the host started a game with a card signed for another lobby")
     if len({c.curve_public for c in cards}) != len(cards):
         raise StartRefused("the host started a game where two seats share a network key")
     if table.setup != setup_of(table.setup.game, table.setup.option_map, cards):

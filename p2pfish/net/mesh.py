@@ -7,6 +7,12 @@ a ROUTER receives is known from its authenticated key (the ZAP user id), not fro
 
 Frames are multipart: a one-byte kind, then its payload. ZeroMQ does not resend across a
 reconnect; the peer runner (node.py) does, from the session's log.
+
+Every socket refuses, in libzmq itself, a frame over MESH_FRAME_CAP: the connection that carried it is
+closed at the frame's header, before anything is allocated for it. The cap sits well above the protocol's
+largest frame (MAX_MESSAGE_BYTES), so a frame between the two arrives and the runner blames its sender.
+A connection that has not finished its CURVE handshake within HANDSHAKE_S is closed, and at most
+CONNECTION_CAP connections are open on the ROUTER at once (guard.py).
 """
 
 import asyncio
@@ -20,9 +26,12 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.net.guard import HANDSHAKE_S, ConnectionCap
+from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 
 CURVE_KEY_CHARS = 40
-ROSTER_WAIT_S = 120.0
+MESH_FRAME_CAP = 4 * MAX_MESSAGE_BYTES
+"""libzmq closes a connection that announces a frame longer than this (ZMQ_MAXMSGSIZE)."""
 CLOSE_LINGER_MS = 300
 SEND_HIGH_WATER = 10_000
 LINK_HEARTBEAT_MS = 1000
@@ -70,8 +79,8 @@ def new_curve_keypair() -> tuple[str, str]:
 
 class _RosterKeys:
     """The ZAP credentials callback: admit exactly the roster's other seats. A peer may connect before
-    this one knows the roster; its handshake then waits for the roster instead of being refused
-    (ZeroMQ does not retry a connection refused at the handshake)."""
+    this one knows the roster; its handshake then waits for the roster instead of being refused. libzmq
+    closes a handshake still waiting after HANDSHAKE_S, and the peer's DEALER dials again."""
 
     def __init__(self, keys: dict[bytes, int]) -> None:
         self.keys = keys
@@ -79,7 +88,7 @@ class _RosterKeys:
 
     async def callback(self, domain: str, key: bytes) -> bool:
         try:
-            await asyncio.wait_for(self.known.wait(), ROSTER_WAIT_S)
+            await asyncio.wait_for(self.known.wait(), HANDSHAKE_S)
         except TimeoutError:
             return False
         return key in self.keys
@@ -103,7 +112,9 @@ class Mesh:
         self._router.curve_secretkey = self._secret
         self._router.curve_publickey = self._public
         self._router.linger = 0
-        self._router.handshake_ivl = int(ROSTER_WAIT_S * 1000)
+        self._router.handshake_ivl = int(HANDSHAKE_S * 1000)
+        self._router.maxmsgsize = MESH_FRAME_CAP
+        self._cap: ConnectionCap | None = None
         self._dealers: dict[int, zmq.Socket[bytes]] = {}
         """Plain sockets: a send that cannot be queued fails at once (zmq.Again) instead of later."""
         try:
@@ -112,6 +123,7 @@ class Mesh:
             self.close()
             raise MalformedInput(f"cannot listen on {bind}: {error.strerror}") from None
         self.endpoint: str = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
+        self._cap = ConnectionCap(self._router, int(self.endpoint.rpartition(":")[2]))
         self.me = -1
 
     @property
@@ -139,6 +151,8 @@ class Mesh:
             dealer.heartbeat_ivl = LINK_HEARTBEAT_MS
             dealer.heartbeat_timeout = LINK_DEAD_AFTER_MS
             dealer.connect_timeout = CONNECT_TIMEOUT_MS
+            dealer.handshake_ivl = int(HANDSHAKE_S * 1000)
+            dealer.maxmsgsize = MESH_FRAME_CAP
             dealer.connect(peer.endpoint)
             self._dealers[seat] = dealer
 
@@ -174,6 +188,8 @@ class Mesh:
         """Close, giving frames already queued (a goodbye) a moment to leave."""
         for dealer in self._dealers.values():
             dealer.close(linger=CLOSE_LINGER_MS)
+        if self._cap is not None:
+            self._cap.close()
         self._router.close(linger=0)
         self._auth.stop()
         self._context.term()

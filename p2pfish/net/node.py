@@ -10,6 +10,10 @@ crashed and came back. A peer that sends nothing at all, not even heartbeats, an
 messages arrives by any other peer either, is shown as silent; once the game waits for it past the
 timeout, the session stops the game naming it (see Session.drop).
 
+Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
+heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses
+those far above, mesh.py) stops the game blaming the seat whose authenticated link carried it.
+
 A peer's messages are read only once its heartbeat has shown it plays this very game (each peer sends a
 heartbeat before anything else on its links). A host that gave two peers different setups therefore stops
 the game naming nobody, instead of getting an honest peer blamed for "a message of another game".
@@ -24,12 +28,17 @@ from typing import Any
 
 from p2pfish.core.actions import Action
 from p2pfish.net.mesh import Mesh
+from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
 
 MESSAGE, HEARTBEAT, BYE, AWAY = b"M", b"H", b"B", b"A"
 RESEND_BATCH = 64
-EARLY_FRAMES = 4096
-"""Messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent later)."""
+EARLY_BYTES = 4 * 1024 * 1024
+"""Bytes of messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent
+later)."""
+MAX_BEAT_BYTES = 4096
+"""A heartbeat or goodbye: the session id and one count per seat, as JSON."""
+FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
 
 Chooser = Callable[[Any, list[Action]], Action]
 
@@ -101,6 +110,7 @@ class PeerNode:
         self._same_game: set[int] = set()
         """Seats whose heartbeat showed this game's session id: their messages are read."""
         self._early: dict[int, list[bytes]] = {}
+        self._early_bytes: dict[int, int] = {}
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -157,11 +167,14 @@ class PeerNode:
     def on_frames(self, seat: int, frames: list[bytes]) -> None:
         """One multipart frame from an authenticated peer."""
         self._heard(seat)
+        oversize = _oversize(frames)
+        if oversize is not None:
+            self.session.refuse_frame(seat, oversize)
+            self._after_input()
+            return
         if frames[0] == MESSAGE and len(frames) == 2:
             if seat not in self._same_game:
-                early = self._early.setdefault(seat, [])
-                if len(early) < EARLY_FRAMES:
-                    early.append(frames[1])
+                self._keep_early(seat, frames[1])
                 return
             self._receive_message(frames[1], seat)
         elif frames[0] == HEARTBEAT and len(frames) == 2:
@@ -175,6 +188,12 @@ class PeerNode:
             self._tell(PeerAway(seat))
             return
         self._after_input()
+
+    def _keep_early(self, seat: int, raw: bytes) -> None:
+        held = self._early_bytes.get(seat, 0)
+        if held + len(raw) <= EARLY_BYTES:
+            self._early.setdefault(seat, []).append(raw)
+            self._early_bytes[seat] = held + len(raw)
 
     def _heartbeat_from(self, seat: int, payload: bytes) -> None:
         try:
@@ -190,10 +209,12 @@ class PeerNode:
             if seat in self._same_game or self.session.have()[seat] > 0:
                 return  # it has shown this game already: a change of mind proves nothing, and its timers run
             self._early.pop(seat, None)
+            self._early_bytes.pop(seat, None)
             self.session.abort(f"seat {seat} plays another game setup: the lobby gave the peers different games")
             return
         if seat not in self._same_game:
             self._same_game.add(seat)
+            self._early_bytes.pop(seat, None)
             for raw in self._early.pop(seat, []):
                 self._receive_message(raw, seat)
         have = beat.get("have")
@@ -273,3 +294,12 @@ class PeerNode:
     def _tell(self, event: NodeEvent) -> None:
         if self.on_event is not None:
             self.on_event(event)
+
+
+def _oversize(frames: list[bytes]) -> str | None:
+    """Why these frames break the size limit of their kind (an unknown kind's: MAX_MESSAGE_BYTES), or None."""
+    limit = FRAME_LIMITS.get(frames[0], MAX_MESSAGE_BYTES)
+    for part in frames:
+        if len(part) > max(limit, 1):
+            return f"sent a frame of {len(part)} bytes, over the {limit}-byte limit for its kind"
+    return None

@@ -114,6 +114,12 @@ class Session(RandomTurns, DeckTurns):
             self._ingest(raw, via)
             self._advance()
 
+    def refuse_frame(self, via: int, reason: str) -> None:
+        """The transport took from seat `via` a frame no message can be (over a size limit): the game
+        stops, blamed on that seat's authenticated link, as a malformed message would be."""
+        if self.fault is None:
+            self._link_fault(Fault(via, "malformed", reason, ()))
+
     def act(self, choice: Action) -> None:
         """The local seat's decision. Raises IllegalAction (and sends nothing) if it is not legal now."""
         decision = self.decision()

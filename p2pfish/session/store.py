@@ -80,12 +80,15 @@ class SqliteStore:
         except sqlite3.Error as error:
             raise LocalFileError(f"cannot open the store {path}: {error}") from None
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._prepare()
         except sqlite3.DatabaseError as error:
             self._db.close()
-            if isinstance(error, sqlite3.OperationalError):
-                raise LocalFileError(f"cannot open the store {path}: {error}") from None
-            raise MalformedInput(f"{path} is not a p2pfish game store") from None
+            if "not a database" in str(error):
+                raise MalformedInput(f"{path} is not a p2pfish game store") from None
+            raise LocalFileError(f"the store {path} cannot be used: {error}") from None
+
+    def _prepare(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(
             """

@@ -75,7 +75,7 @@ def test_a_headless_peer_prints_no_control_character(capsys: pytest.CaptureFixtu
     options = PeerOptions("bot", "random", 1, None, None, None, json=False, timers=NodeTimers())
     front = BotFrontend(options)
     identity = Identity.from_seed(bytes([9]) * 32)
-    front.lobby_changed([PlayerCard.make(identity, EVIL, "0" * 40, "tcp://127.0.0.1:1")], 3)
+    front.lobby_changed([PlayerCard.make(identity, EVIL, "0" * 40, "tcp://127.0.0.1:1", bytes(32))], 3)
     front.names = ("you", printable(EVIL))
     front.event(Stopped(Fault(1, "malformed", f"a message of type {EVIL!r}: {EVIL}")))
     out = capsys.readouterr().out

@@ -21,6 +21,7 @@ from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
 from p2pfish.session.audit import audit
+from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import DROP_AFTER_S, Session
 from p2pfish.session.setup import GameSetup
@@ -64,6 +65,8 @@ def test_every_cheat_is_caught_by_every_honest_peer(game: str, kind: str) -> Non
         assert fault.seat == CHEAT, fault
         assert fault.evidence or fault.kind == "timeout", fault
         assert session.outcome() is None
+        own = [raw for raw in session.transcript()[1:] if open_envelope(raw).seat == session.seat]
+        assert all(len(raw) <= MAX_MESSAGE_BYTES for raw in own), "its stop report fits, whatever it quotes"
         replayed = audit(session.transcript())
         assert replayed.fault is None or replayed.fault.seat in (None, CHEAT), "its log blames no honest seat"
         if kind in PASS_KINDS:

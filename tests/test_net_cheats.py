@@ -42,3 +42,18 @@ def test_a_bad_cheat_is_refused_with_one_line() -> None:
         argv = [sys.executable, "-m", "p2pfish", "match", "fishnstones", "--players", "3", "--cheat", cheat]
         done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done
+
+
+@pytest.mark.parametrize(("game", "cheat"), [("fishnstones", "1:big-frame"), ("kingfish", "2:escape-name")])
+def test_an_attack_on_the_peers_processes_costs_them_nothing(game: str, cheat: str) -> None:
+    """Eight 64 MiB frames, or a name of terminal escapes: every honest peer finishes the game (or names the
+    cheat), blames no honest seat, stays under 150 MB and prints no control character."""
+    argv = [sys.executable, "-m", "p2pfish", "match", game, "--players", "3", "--cheat", cheat, "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=150, check=False)
+    assert done.returncode == 0, done
+    result = json.loads(done.stdout)
+    assert result["detected"] is True and result["problems"] == [], result
+    seat = int(cheat.split(":", maxsplit=1)[0])
+    honest_peers = [peer for peer in result["peers"] if peer["honest"]]
+    assert len(honest_peers) == 2 and all(peer["blamed"] in (None, seat) for peer in honest_peers), result
+    assert all(0 < peer["peak_rss_mb"] < 150 for peer in honest_peers), result

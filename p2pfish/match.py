@@ -444,7 +444,8 @@ def run_match_with_stranger(
         if stranger is not None:
             stranger.stop()
     wall = time.monotonic() - started
-    return StrangerMatch(summarize(game, players, results, [str(p) for p in table.transcripts], wall), summary)
+    result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+    return StrangerMatch(replace(result, peers=peer_reports(results, None)), summary)
 
 
 def check_host_target(which: str) -> None:

@@ -140,3 +140,18 @@ def test_match_refuses_a_bad_stranger_at_once_with_one_line(
     code = main(["match", "fishnstones", "--players", "3", "--stranger", stranger_flag])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_a_stranger_holding_1500_connections_to_the_host_mesh_costs_the_game_nothing() -> None:
+    """More idle connections than a desktop's default open-file limit: each is closed within the handshake
+    time, and the game finishes, verified, every peer under 150 MB."""
+    plan = Attack("127.0.0.1", 1, connections=1500, duration_s=8.0)
+    played = run_match_with_stranger("fishnstones", 3, plan, "mesh", timeout_s=60)
+    summary = played.stranger
+    assert summary["closed_by_peer"] == summary["opened"] == 1500, summary
+    survived = summary["survived_s"]
+    assert isinstance(survived, dict) and survived["max"] < 5.0, summary
+    match = played.match
+    assert match.finished and match.agree and match.verified, match
+    assert [peer.blamed for peer in match.peers] == [None] * 3
+    assert all(peer.peak_rss_mb is not None and peer.peak_rss_mb < 150 for peer in match.peers), match.peers

@@ -1,5 +1,5 @@
 """`python -m p2pfish` runs the command line."""
 
-from p2pfish.cli import main
+from p2pfish.launcher import main
 
 raise SystemExit(main())

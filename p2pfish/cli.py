@@ -1,7 +1,8 @@
-"""The command line: the one place that plugs the layers together.
+"""The player's command line: the one place that plugs the layers together for play.
 
 Heavy modules (crypto, the UI) are imported inside the commands that need them, so that
-`p2pfish --help` stays fast.
+`p2pfish --help` stays fast. The test tools (`match`, `bench`) add their commands to this parser from
+p2pfish/tools/cli.py; nothing here imports them (p2pfish/launcher.py picks which to run).
 """
 
 import argparse
@@ -19,8 +20,10 @@ from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.text import printable, printable_lines
 
 if TYPE_CHECKING:
-    from p2pfish.match import MatchResult
-    from p2pfish.netplay import Frontend, PeerOptions
+    from p2pfish.netplay import Frontend, PeerOptions, PeerVariant
+
+CommandAdder = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
+"""Adds a subcommand (name, what runs it, its help) to the parser and returns the subcommand's parser."""
 
 EXIT_USAGE = 2
 MAX_PORT = 65535
@@ -43,7 +46,7 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def _comma_list(text: str) -> list[str]:
+def comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
@@ -53,7 +56,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
     rules = get_rules(args.game)
     result = selfplay(
-        rules, args.players, args.games, seed=args.seed, kinds=_comma_list(args.bots), options=_options(args.option)
+        rules, args.players, args.games, seed=args.seed, kinds=comma_list(args.bots), options=_options(args.option)
     )
     if args.json:
         print(json.dumps(result.to_wire()))
@@ -62,20 +65,6 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     for seat, kind in enumerate(result.bots):
         print(f"  seat {seat} ({kind:<6}) wins {result.wins[seat]:>5}  mean score {result.mean_score[seat]:>7.3f}")
     print(f"  {result.games_per_s} games/s")
-    return 0
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    from p2pfish import bench
-
-    names = bench.select(_comma_list(args.only or ""))
-    figures: dict[str, float] = {}
-    for name in names:
-        figures[name] = bench.measure(name)
-        if not args.json:
-            print(f"{name:<24} {figures[name]}", flush=True)
-    if args.json:
-        print(json.dumps(figures))
     return 0
 
 
@@ -121,9 +110,8 @@ def cmd_identity(args: argparse.Namespace) -> int:
 
 def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     from p2pfish.bots import BOT_KINDS
-    from p2pfish.cheats import Cheat
     from p2pfish.net.node import NodeTimers
-    from p2pfish.netplay import PeerOptions
+    from p2pfish.netplay import HONEST, PeerOptions
 
     if args.bot is not None and args.bot not in BOT_KINDS:
         raise MalformedInput(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
@@ -133,10 +121,10 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
         raise MalformedInput("a name is 1-40 printable characters")
     _check_local_files(args)
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
-    cheat = Cheat.parse(args.cheat) if args.cheat else None
+    variant: PeerVariant = args.variant or HONEST
     return PeerOptions(
         args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
-        args.json, timers, cheat,
+        args.json, timers, variant,
     )  # fmt: skip
 
 
@@ -201,59 +189,6 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return run(resume_game(args.store, _peer_options(args), lambda options: _front(args, options)))
 
 
-def cmd_match(args: argparse.Namespace) -> int:
-    from p2pfish.cheats import Cheat
-    from p2pfish.match import run_match
-
-    if args.stranger is not None:
-        return _match_with_stranger(args)
-    cheat = Cheat.parse(args.cheat) if args.cheat else None
-    try:
-        result = run_match(args.game, args.players, _comma_list(args.bots), args.seed, args.timeout, cheat=cheat)
-    except TimeoutError as error:
-        print(f"p2pfish: the match did not start: {error}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(result.to_wire()))
-    else:
-        _print_match(result)
-    return 0 if result.ok else 1
-
-
-def _print_match(result: "MatchResult") -> None:
-    print(f"{result.game}, {result.players} peer processes, {result.wall_s} s, {result.messages} messages")
-    print(f"  finished {result.finished}, agree {result.agree}, verified {result.verified}")
-    print(f"  outcome {result.outcome}")
-    for fault in result.faults:
-        print(f"  fault {fault}")
-    if result.cheat is not None:
-        verdict = "caught" if result.cheat.caught else "NOT caught: " + "; ".join(result.cheat.problems)
-        print(f"  cheat {result.cheat.kind}: {verdict}, blamed seat {result.cheat.blamed}")
-
-
-def _match_with_stranger(args: argparse.Namespace) -> int:
-    """`match --stranger "TARGET FLAGS"`: the match is played while a stranger attacks it."""
-    from p2pfish.match import run_match_with_stranger
-    from p2pfish.stranger import plan_for_match
-
-    if args.cheat:
-        raise MalformedInput("--stranger and --cheat are separate matches: give one of them")
-    target, plan = plan_for_match(args.stranger)
-    try:
-        played = run_match_with_stranger(
-            args.game, args.players, plan, target, kinds=_comma_list(args.bots), seed=args.seed, timeout_s=args.timeout
-        )
-    except (TimeoutError, RuntimeError) as error:
-        print(f"p2pfish: the match with a stranger did not run: {error}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(played.to_wire()))
-    else:
-        _print_match(played.match)
-        print(f"  stranger {json.dumps(played.stranger)}")
-    return 0 if played.match.ok else 1
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise MalformedInput("play needs a terminal (to watch bots play without one: p2pfish watch)")
@@ -276,8 +211,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return watch_game(args.game, args.bots, args.seed)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="p2pfish", description="Peer-to-peer fishing card games on your LAN, no trusted host.")
+def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argparse.ArgumentParser:
+    """The parser of the player's commands, and of whatever commands `extra` adds."""
+    parser = _Parser(
+        prog="p2pfish",
+        description="Peer-to-peer fishing card games on your LAN, no trusted host.",
+        epilog="Test tools: p2pfish match (a networked game of bot processes, audited) and p2pfish bench.",
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def command(name: str, run: Callable[[argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
@@ -314,7 +254,6 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--timeout", type=float, default=30.0, help="seconds of silence before a peer is dropped")
         sub.add_argument("--json", action="store_true", help="print one JSON line with the result at the end")
         sub.add_argument("--ascii", action="store_true", help="plain ASCII and no colours in the terminal UI")
-        sub.add_argument("--cheat", help=argparse.SUPPRESS)
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")
@@ -341,31 +280,13 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("store", help="the peer's game store, as printed when the game started")
     peer_flags(resume, bot_default=None)
 
-    match = command("match", cmd_match, "play one networked game of bot peers, one process each, and audit it")
-    match.add_argument("game")
-    match.add_argument("--players", type=int, default=4)
-    match.add_argument("--seed", type=int, default=0, help="seed for the bots' own choices")
-    match.add_argument("--bots", default="greedy,random", help="bot kind per seat, comma-separated, cycled")
-    match.add_argument("--timeout", type=float, default=120.0, help="seconds before a stuck match is given up")
-    match.add_argument("--json", action="store_true", help="print one JSON object")
-    match.add_argument(
-        "--cheat", metavar="SEAT:KIND", help="one peer cheats this way; exit 0 only if every honest peer blames it"
-    )
-    match.add_argument(
-        "--stranger", metavar="'TARGET FLAGS'",
-        help="a stranger attacks the match: TARGET lobby, mesh (the host's) or a seat number, then the flags of "
-        "scripts/stranger, e.g. 'mesh --connections 300 --duration 5'",
-    )  # fmt: skip
-
     ident = command("identity", cmd_identity, "show your player key (created on first use), which signs your moves")
     ident.add_argument("--dir", help="keep the key in this folder instead of $XDG_CONFIG_HOME/p2pfish")
 
     verify = command("verify", cmd_verify, "re-check a game's signed transcript and print its outcome")
     verify.add_argument("file", help="a transcript (JSON lines) written by a peer")
-
-    bench = command("bench", cmd_bench, "measure the speed and memory figures (never fails a build)")
-    bench.add_argument("--only", help="comma-separated figure names")
-    bench.add_argument("--json", action="store_true", help="print one JSON object of figure -> value")
+    for add_commands in extra:
+        add_commands(command)
     return parser
 
 
@@ -378,8 +299,16 @@ def raise_open_file_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    extra: Sequence[Callable[[CommandAdder], None]] = (),
+    variant: "PeerVariant | None" = None,
+) -> int:
+    """Run one command. `extra`: more commands (the test tools'); `variant`: how a peer differs from an
+    honest one (only the tools' hostile peers do)."""
+    args = build_parser(extra).parse_args(argv)
+    args.variant = variant
     raise_open_file_limit()
     try:
         code: int = args.run(args)

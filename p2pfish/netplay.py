@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pfish.bots import make_bot
-from p2pfish.cheats import Cheat, card_name, make_lobby_host, make_session, resume_session
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable, printable_lines
@@ -28,6 +27,7 @@ from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games import get_rules
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
 from p2pfish.net.lobby import (
+    LobbyHost,
     PlayerCard,
     StartRefused,
     Table,
@@ -40,10 +40,42 @@ from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.paths import state_dir, write_private_file
 from p2pfish.session.session import Finished, Session, Stopped
-from p2pfish.session.setup import SHOWN_NAME_CHARS
-from p2pfish.session.store import SqliteStore
+from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
+from p2pfish.session.store import SqliteStore, Store
 
 MESH_RECORD = "net/mesh"
+
+
+class PeerVariant(Protocol):
+    """How a peer differs from an honest one. Players' peers never do; the test tools' hostile peers do
+    (p2pfish/tools/cheats.py), and are started through the tools alone."""
+
+    def card_name(self, name: str) -> str: ...
+
+    def lobby_host(self, game: str, options: dict[str, str], **kwargs: Any) -> LobbyHost: ...
+
+    def new_session(self, setup: GameSetup, seat: int, signer: Identity, store: Store, **kwargs: Any) -> Session: ...
+
+    def resume_session(self, store: Store, signer: Identity, **kwargs: Any) -> Session: ...
+
+
+class HonestPeer:
+    """The peer every player runs."""
+
+    def card_name(self, name: str) -> str:
+        return name
+
+    def lobby_host(self, game: str, options: dict[str, str], **kwargs: Any) -> LobbyHost:
+        return LobbyHost(game, options, **kwargs)
+
+    def new_session(self, setup: GameSetup, seat: int, signer: Identity, store: Store, **kwargs: Any) -> Session:
+        return Session(setup, seat, signer, store, **kwargs)
+
+    def resume_session(self, store: Store, signer: Identity, **kwargs: Any) -> Session:
+        return Session.resume(store, signer, **kwargs)
+
+
+HONEST = HonestPeer()
 
 
 @dataclass(frozen=True)
@@ -56,8 +88,7 @@ class PeerOptions:
     transcript: str | None
     json: bool
     timers: NodeTimers
-    cheat: Cheat | None = None
-    """Only for `p2pfish match --cheat`: the seat that cheats, and how."""
+    variant: PeerVariant = HONEST
 
 
 def local_address_towards(host: str) -> str:
@@ -173,12 +204,10 @@ async def host_game(
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{bind_host}:*")
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
-    card = PlayerCard.make(identity, card_name(options.cheat, options.name), public, endpoint, new_lobby_nonce())
+    card = PlayerCard.make(identity, options.variant.card_name(options.name), public, endpoint, new_lobby_nonce())
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
-        lobby = make_lobby_host(
-            options.cheat, game, game_options, players=players, host=card, code=join_code, bind=bind
-        )
+        lobby = options.variant.lobby_host(game, game_options, players=players, host=card, code=join_code, bind=bind)
     except MalformedInput:
         mesh.close()
         raise
@@ -257,7 +286,7 @@ async def join_game(address: str | None, code: str, options: PeerOptions, wait_s
     try:
 
         def make_card(lobby: bytes) -> PlayerCard:
-            return PlayerCard.make(identity, card_name(options.cheat, options.name), public, mesh.endpoint, lobby)
+            return PlayerCard.make(identity, options.variant.card_name(options.name), public, mesh.endpoint, lobby)
 
         table = await join_lobby(address, code, make_card, timeout_s=wait_s, on_change=changed)
     except StartRefused as refused:
@@ -305,7 +334,7 @@ async def _play(
             "name": options.name,
         },
     )
-    session = make_session(options.cheat, setup, seat, identity, store, drop_after=options.timers.drop_after_s)
+    session = options.variant.new_session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
     return await _run(session, mesh, table.cards, options=options, path=path, front=front)
 
 
@@ -328,7 +357,7 @@ async def resume_game(store_path: str, options: PeerOptions, make_front: Callabl
     if not isinstance(record, dict):
         raise MalformedInput(f"{store_path} holds no networked game to resume")
     identity = load_or_create(options.identity_dir)
-    session = resume_session(options.cheat, store, identity, drop_after=options.timers.drop_after_s)
+    session = options.variant.resume_session(store, identity, drop_after=options.timers.drop_after_s)
     assert session.seat is not None
     if session.setup.roster[session.seat] != identity.public_bytes:
         raise MalformedInput("this game was played with another identity (use the same --identity-dir)")
@@ -338,7 +367,7 @@ async def resume_game(store_path: str, options: PeerOptions, make_front: Callabl
     seed = record.get("seed")
     resumed = PeerOptions(
         str(record["name"]), bot, seed if isinstance(seed, int) else None, options.identity_dir, str(path),
-        options.transcript, options.json, options.timers, options.cheat,
+        options.transcript, options.json, options.timers, options.variant,
     )  # fmt: skip
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from p2pfish import bench
-from p2pfish.bench.deal_game import RULES as DEAL
-from p2pfish.bench.net_figures import measure_fanout, measure_raw_fanout, run_deal
-from p2pfish.bench.relay_game import RULES, Pass, View
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.selfplay import Step, play_game
+from p2pfish.tools import bench
+from p2pfish.tools.bench.deal_game import RULES as DEAL
+from p2pfish.tools.bench.net_figures import measure_fanout, measure_raw_fanout, run_deal
+from p2pfish.tools.bench.relay_game import RULES, Pass, View
 
 
 class FirstLegal:

@@ -7,7 +7,15 @@ import random
 
 import pytest
 
-from p2pfish.cheats import (
+from p2pfish.core.actions import Dealt
+from p2pfish.core.errors import MalformedInput
+from p2pfish.crypto.identity import Identity
+from p2pfish.session.audit import audit
+from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
+from p2pfish.session.memory_table import MemoryTable
+from p2pfish.session.session import DROP_AFTER_S, Session
+from p2pfish.session.setup import GameSetup
+from p2pfish.tools.cheats import (
     DECK_GAMES,
     DECK_KINDS,
     HOST_KINDS,
@@ -17,14 +25,6 @@ from p2pfish.cheats import (
     CheatingSession,
     make_session,
 )
-from p2pfish.core.actions import Dealt
-from p2pfish.core.errors import MalformedInput
-from p2pfish.crypto.identity import Identity
-from p2pfish.session.audit import audit
-from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
-from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import DROP_AFTER_S, Session
-from p2pfish.session.setup import GameSetup
 
 CHEAT = 1
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")

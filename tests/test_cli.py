@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pfish.cli import main
+from p2pfish.launcher import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -43,3 +43,26 @@ def test_layer_imports_only_what_it_may(layer: str) -> None:
 
 def test_the_layer_check_sees_imports() -> None:
     assert "p2pfish.core.errors" in imported_modules(PACKAGE / "games" / "fishnstones.py")
+
+
+def test_no_production_module_imports_a_test_tool() -> None:
+    """The player's code never loads a hostile peer, the match harness or the bench: only the tools (and the
+    launcher, which picks between the two command lines) import p2pfish.tools."""
+    tools = PACKAGE / "tools"
+    offences = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if tools not in path.parents and path.name != "launcher.py"
+        for name in imported_modules(path)
+        if name == "p2pfish.tools" or name.startswith("p2pfish.tools.")
+    ]
+    assert offences == []
+
+
+def test_the_player_commands_have_no_cheat_flag() -> None:
+    from p2pfish.cli import build_parser
+
+    for words in (["host", "kingfish"], ["join", "127.0.0.1:1", "--code", "ABCDEF"], ["resume", "store"]):
+        build_parser().parse_args(words)
+        with pytest.raises(SystemExit):
+            build_parser().parse_args([*words, "--cheat", "1:replay"])

@@ -10,9 +10,9 @@ import pytest
 
 from p2pfish import paths
 from p2pfish.cli import main
-from p2pfish.match import MatchTable
 from p2pfish.paths import LocalFileError, check_private_file, write_private_file
 from p2pfish.session.store import SqliteStore
+from p2pfish.tools.match import MatchTable
 
 PRECIOUS = b"the user's own file\n"
 

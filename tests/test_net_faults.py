@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 from conftest import STEP_TIMEOUT_S, VETH, RoutedHosts
 
-from p2pfish.match import MatchResult, PeerProcess, summarize
 from p2pfish.net.lobby import new_join_code
+from p2pfish.tools.match import MatchResult, PeerProcess, summarize
 
 GAME = "fishnstones"
 PEER_TIMEOUT_S = 30.0

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from secrecy_helpers import watch_store
 
-from p2pfish.match import MatchTable, run_match
 from p2pfish.session.audit import read_setup
 from p2pfish.session.envelope import open_envelope
+from p2pfish.tools.match import MatchTable, run_match
 
 
 @pytest.mark.parametrize("players", range(2, 9))

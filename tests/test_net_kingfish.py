@@ -13,11 +13,11 @@ from secrecy_helpers import strings
 
 from p2pfish.core.actions import Dealt, RevealCard
 from p2pfish.games.kingfish import PlayLine
-from p2pfish.match import MatchTable, run_match
 from p2pfish.session.audit import read_setup
 from p2pfish.session.envelope import open_envelope
 from p2pfish.session.session import Session
 from p2pfish.session.store import MemoryStore
+from p2pfish.tools.match import MatchTable, run_match
 
 Card = tuple[str, int]
 """(deck, position)."""

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from secrecy_helpers import strings
 
-from p2pfish.match import MatchTable, run_match
 from p2pfish.session.envelope import open_envelope
+from p2pfish.tools.match import MatchTable, run_match
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import ADDRESS_A
 
-from p2pfish.match import PeerProcess
+from p2pfish.tools.match import PeerProcess
 
 
 def in_namespace(ns: str, *argv: str) -> list[str]:

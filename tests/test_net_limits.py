@@ -25,7 +25,6 @@ import zmq.asyncio
 from p2pfish.cli import main
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
-from p2pfish.match import MatchTable, PeerProcess
 from p2pfish.net import lobby
 from p2pfish.net.guard import HANDSHAKE_S
 from p2pfish.net.lobby import LobbyHost, PlayerCard, code_key, new_join_code, new_lobby_nonce
@@ -35,6 +34,7 @@ from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, SqliteStore
+from p2pfish.tools.match import MatchTable, PeerProcess
 
 MIB = 1024 * 1024
 PEER_SCRIPT = Path(__file__).with_name("limits_peer.py")

@@ -18,9 +18,9 @@ import zmq
 import zmq.asyncio
 from secrecy_helpers import watch_store
 
-from p2pfish.match import MatchTable, PeerProcess, run_match, summarize
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.session.audit import read_setup
+from p2pfish.tools.match import MatchTable, PeerProcess, run_match, summarize
 
 
 def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:

@@ -1,4 +1,4 @@
-"""The crash soak (p2pfish/soak.py): bot matches whose victim is killed with SIGKILL and resumed finish
+"""The crash soak (p2pfish/tools/soak.py): bot matches whose victim is killed with SIGKILL and resumed finish
 agreed, verified and with nothing lost; and a match that is not so is reported as a failure.
 `scripts/crash-soak` runs the long soak (50 matches); here a few matches keep it short."""
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pfish.soak import GAMES, SHORTEST, CrashRun, Verdict, check_crash, crash_match, soak_plan, summary
+from p2pfish.tools.soak import GAMES, SHORTEST, CrashRun, Verdict, check_crash, crash_match, soak_plan, summary
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), [("fishnstones", 3, 11), ("fishfish", 3, 4)])

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from p2pfish.cli import main
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
-from p2pfish.match import MatchTable, run_match_with_stranger
-from p2pfish.stranger import Attack, StrangerProcess, attack
+from p2pfish.launcher import main
+from p2pfish.tools.match import MatchTable, run_match_with_stranger
+from p2pfish.tools.stranger import Attack, StrangerProcess, attack
 
 DURATION_S = 3.0
 SLACK_S = 5.0
@@ -34,7 +34,7 @@ def lobby_port(tmp_path: Path) -> Iterator[int]:
 
 def stranger(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "p2pfish.stranger", *argv], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-m", "p2pfish.tools.stranger", *argv], capture_output=True, text=True, timeout=60, check=False
     )
 
 

@@ -1,6 +1,6 @@
 """Network figures: a whole networked match, and the fan-out latency of one action across the mesh.
 
-Fan-out: with N peer processes on 127.0.0.1 (p2pfish.bench.fanout_peer), the time from one peer
+Fan-out: with N peer processes on 127.0.0.1 (p2pfish.tools.bench.fanout_peer), the time from one peer
 sending an action to every peer having applied it (`session`: the full stack, a signed relay-game
 action over the CURVE mesh run by PeerNode) or received it (`raw`: the baseline, bare pyzmq
 DEALER->ROUTER without CURVE). Seats act round robin, each as soon as it has the previous action,
@@ -22,15 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from p2pfish.bench.deal_game import RULES as DEAL_GAME
-from p2pfish.bench.fanout_peer import read_json, write_json
-from p2pfish.bench.relay_game import RULES as RELAY
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.match import run_match
 from p2pfish.net.mesh import new_curve_keypair
 from p2pfish.session.setup import GameSetup
+from p2pfish.tools.bench.deal_game import RULES as DEAL_GAME
+from p2pfish.tools.bench.fanout_peer import read_json, write_json
+from p2pfish.tools.bench.relay_game import RULES as RELAY
+from p2pfish.tools.match import run_match
 
 MATCH_REPEATS = 3
 MATCH_TIMEOUT_S = 30.0
@@ -110,7 +110,7 @@ class _Workers:
             "parent": os.getpid(),
         }
         write_json(config_path, {**config, **common})
-        argv = [sys.executable, "-m", "p2pfish.bench.fanout_peer", self.mode, str(config_path)]
+        argv = [sys.executable, "-m", "p2pfish.tools.bench.fanout_peer", self.mode, str(config_path)]
         with (self.workdir / f"seat{seat}.log").open("wb") as log:
             self.processes.append(
                 subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)

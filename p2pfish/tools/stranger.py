@@ -92,7 +92,7 @@ class Attack:
             raise MalformedInput("--body is a number of bytes, 0 or more")
 
     def argv(self) -> list[str]:
-        """The command line that runs this attack (`python -m p2pfish.stranger ...`)."""
+        """The command line that runs this attack (`python -m p2pfish.tools.stranger ...`)."""
         count = ["--connections", str(self.connections)] if self.connections else ["--frames", str(self.frames)]
         flags = (["--greeting"] if self.greeting else []) + (["--raw"] if self.raw else [])
         flags += [] if self.body is None else ["--body", str(self.body)]
@@ -323,7 +323,7 @@ class StrangerProcess:
         plan.check()
         self.plan = plan
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "p2pfish.stranger", *plan.argv()],
+            [sys.executable, "-m", "p2pfish.tools.stranger", *plan.argv()],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,

@@ -6,7 +6,7 @@ victim (the host or a joiner) with SIGKILL, starts it again with `p2pfish resume
 same flags, and waits for every peer's result. It then checks that every peer finished, that all
 outcomes are equal, that every transcript verifies on its own, and that nothing was lost: the
 resumed peer ends with the same signed log as every other peer, holding every message it had
-stored before it was killed. `scripts/crash-soak` runs many of them; `python -m p2pfish.soak` too.
+stored before it was killed. `scripts/crash-soak` runs many of them; `python -m p2pfish.tools.soak` too.
 """
 
 import argparse
@@ -27,8 +27,8 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable
 from p2pfish.core.wire import Json
 from p2pfish.games import get_rules
-from p2pfish.match import MatchTable, PeerProcess
 from p2pfish.session.audit import audit
+from p2pfish.tools.match import MatchTable, PeerProcess
 
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
 KINDS = ("greedy", "random")

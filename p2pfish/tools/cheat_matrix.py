@@ -10,11 +10,11 @@ import tempfile
 import time
 from collections.abc import Sequence
 
-from p2pfish.cheats import HOST_KINDS, KINDS, Cheat
 from p2pfish.core.errors import P2pfishError
 from p2pfish.core.text import printable
 from p2pfish.games import get_rules
-from p2pfish.match import run_match
+from p2pfish.tools.cheats import HOST_KINDS, KINDS, Cheat
+from p2pfish.tools.match import run_match
 
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
 PLAYERS = 3

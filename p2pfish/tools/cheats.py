@@ -7,7 +7,7 @@ plays honestly again, except where the cheat is to go quiet (withhold-reveal).
 """
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -93,6 +93,35 @@ class Cheat:
         return f"{self.seat}:{self.kind}"
 
 
+@dataclass(frozen=True)
+class Hostile:
+    """The peer variant (netplay.PeerVariant) of `p2pfish match --cheat`: honest but at the cheat's seat, which
+    runs a CheatingSession; `reused-game` also makes the host's lobby start an earlier game's table again, and
+    `escape-name` (told to the cheat's process alone) joins with a name of terminal escapes."""
+
+    cheat: Cheat
+
+    def card_name(self, name: str) -> str:
+        return ESCAPE_NAME if self.cheat.kind == "escape-name" else name
+
+    def lobby_host(self, game: str, options: dict[str, str], **kwargs: Any) -> LobbyHost:
+        if self.cheat.kind == "reused-game":
+            return ReplayingLobbyHost(game, options, **kwargs)
+        return LobbyHost(game, options, **kwargs)
+
+    def new_session(self, setup: GameSetup, seat: int, signer: Signer, store: Store, **kwargs: Any) -> Session:
+        return make_session(self.cheat, setup, seat, signer, store, **kwargs)
+
+    def resume_session(self, store: Store, signer: Signer, **kwargs: Any) -> Session:
+        session = Session.resume(store, signer, **kwargs)
+        if self.cheat.seat != session.seat:
+            return session
+        session.__class__ = CheatingSession
+        assert isinstance(session, CheatingSession)
+        session.setup_cheat(self.cheat.kind)
+        return session
+
+
 def make_session(
     cheat: Cheat | None, setup: GameSetup, seat: int, signer: Signer, store: Store, **kwargs: Any
 ) -> Session:
@@ -100,29 +129,6 @@ def make_session(
     if cheat is None or cheat.seat != seat:
         return Session(setup, seat, signer, store, **kwargs)
     return CheatingSession(setup, seat, signer, store, kind=cheat.kind, **kwargs)
-
-
-def resume_session(cheat: Cheat | None, store: Any, signer: Any, **kwargs: Any) -> Session:
-    session = Session.resume(store, signer, **kwargs)
-    if cheat is None or cheat.seat != session.seat:
-        return session
-    session.__class__ = CheatingSession
-    assert isinstance(session, CheatingSession)
-    session.setup_cheat(cheat.kind)
-    return session
-
-
-def card_name(cheat: Cheat | None, name: str) -> str:
-    """The name a peer joins with: its own, or for `escape-name` (given only to the cheat's process) one of
-    terminal escapes, past the command line's check as a hostile peer's code would."""
-    return ESCAPE_NAME if cheat is not None and cheat.kind == "escape-name" else name
-
-
-def make_lobby_host(cheat: Cheat | None, game: str, options: Mapping[str, str], **kwargs: Any) -> LobbyHost:
-    """The honest lobby, or one that starts an earlier game's table again when the host plays reused-game."""
-    if cheat is not None and cheat.kind == "reused-game":
-        return ReplayingLobbyHost(game, options, **kwargs)
-    return LobbyHost(game, options, **kwargs)
 
 
 class ReplayingLobbyHost(LobbyHost):
@@ -405,8 +411,9 @@ class CheatingSession(Session):
     def _big_frame(self, body: dict[str, Json]) -> bool:
         """Frames of 64 MiB on every link in place of messages: each would cost every peer that reads it whole
         its size in memory and a parse."""
+        frame = b"x" * BIG_FRAME_BYTES
         for _ in range(BIG_FRAMES):
-            self._send_raw(b"x" * BIG_FRAME_BYTES)
+            self._send_raw(frame)
         super()._emit(body)
         return True
 

@@ -1,4 +1,4 @@
-"""One peer process of the fan-out benchmark: `python -m p2pfish.bench.fanout_peer session|raw CONFIG`.
+"""One peer process of the fan-out benchmark: `python -m p2pfish.tools.bench.fanout_peer session|raw CONFIG`.
 
 The parent (net_figures.py) writes CONFIG, a JSON file with this peer's seat, the number of peers,
 the work directory, and a hard deadline; in `session` mode also the Ed25519 identity seed, the
@@ -34,7 +34,6 @@ from typing import Any
 import zmq
 import zmq.asyncio
 
-from p2pfish.bench import deal_game, relay_game
 from p2pfish.core.actions import Action
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
@@ -43,6 +42,7 @@ from p2pfish.net.node import NodeEvent, PeerNode
 from p2pfish.session.session import Applied, Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
+from p2pfish.tools.bench import deal_game, relay_game
 
 LOOPBACK_BIND = "tcp://127.0.0.1:*"
 POLL_S = 0.002
@@ -238,7 +238,7 @@ def run_raw(config: Config) -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] not in ("session", "raw"):
-        print("usage: python -m p2pfish.bench.fanout_peer session|raw CONFIG", file=sys.stderr)
+        print("usage: python -m p2pfish.tools.bench.fanout_peer session|raw CONFIG", file=sys.stderr)
         return 2
     config = Config(Path(argv[1]))
     start_watchdog(config)

@@ -19,23 +19,26 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from p2pfish.bots import make_bot
-from p2pfish.cheats import Cheat
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.games import get_rules
 from p2pfish.net.lobby import new_join_code
 from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit
-from p2pfish.stranger import READY_MARK, Attack, StrangerProcess
+from p2pfish.tools.cheats import Cheat
+from p2pfish.tools.stranger import READY_MARK, Attack, StrangerProcess
 
 LOOPBACK = "127.0.0.1"
+HOSTILE_PEER = "p2pfish.tools.peer"
+"""A peer given --cheat runs through the tools: the player's commands have no such flag."""
 POLL_S = 0.05
 PASS_KINDS = ("substitute-card", "marked-deck", "rigged-rekey")
 """Cheats on a deck's lock or re-key pass, made at the first deck: caught before any deal, or too late."""
 COSTLY_KINDS = ("big-frame", "chat-flood", "oversize-evidence", "escape-name")
 """Attacks on the honest peers' resources and screens: each honest peer must stay under HONEST_RSS_MB."""
 HARMLESS_KINDS = ("big-frame", "escape-name")
-"""Attacks that may leave the game to finish: an honest peer either finishes it or names the cheat."""
+"""Attacks that may leave the game to finish: an honest peer either finishes it or names the cheat (a cheat
+slowed down by its own 512 MiB of frames may be timed out instead)."""
 HONEST_RSS_MB = 150.0
 TCP_LISTEN = "0A"
 """A listening socket's state in /proc/net/tcp."""
@@ -61,7 +64,7 @@ class PeerProcess:
     def start(self) -> None:
         with self.log.open("a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "p2pfish", *self.argv],
+                [sys.executable, "-m", HOSTILE_PEER if "--cheat" in self.argv else "p2pfish", *self.argv],
                 stdout=subprocess.PIPE,
                 stderr=log,
                 stdin=subprocess.DEVNULL,
@@ -226,7 +229,7 @@ def judge(
         blamed.add(fault.get("seat"))
         if fault.get("seat") != cheat.seat:
             problems.append(f"seat {seat} blamed {fault.get('seat')}: {fault.get('reason')}")
-        elif fault.get("kind") == "timeout" and cheat.kind != "withhold-reveal":
+        elif fault.get("kind") == "timeout" and cheat.kind not in ("withhold-reveal", *HARMLESS_KINDS):
             problems.append(f"seat {seat} only saw the cheat go quiet: {fault.get('reason')}")
         elif fault.get("kind") != "timeout" and not fault.get("evidence"):
             problems.append(f"seat {seat} named the cheat without evidence")

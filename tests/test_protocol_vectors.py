@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from p2pfish.crypto.identity import Identity
 from p2pfish.session.audit import audit
 from p2pfish.session.envelope import open_envelope, seal
@@ -30,11 +32,24 @@ def test_envelope_vector_is_reproduced_byte_for_byte() -> None:
     assert opened.signature_valid(identity.public_bytes)
 
 
-def test_transcript_vector_verifies_with_its_recorded_outcome() -> None:
-    expected = json.loads((VECTORS / "transcript_fishnstones_2p.expected.json").read_text())
-    lines = (VECTORS / "transcript_fishnstones_2p.jsonl").read_bytes().splitlines()
+TRANSCRIPTS = ("fishnstones_2p", "kunayala_2p", "fishfish_3p", "kingfish_2p")
+"""One complete game of each game (protocol/GAMES.md), made once by scripts/make_session_vectors.py and kept."""
+
+
+@pytest.mark.parametrize("name", TRANSCRIPTS)
+def test_transcript_vector_verifies_with_its_recorded_outcome(name: str) -> None:
+    expected = json.loads((VECTORS / f"transcript_{name}.expected.json").read_text())
+    lines = (VECTORS / f"transcript_{name}.jsonl").read_bytes().splitlines()
     result = audit(lines)
     assert result.fault is None
     assert result.verified
+    assert result.setup.game == name.split("_", maxsplit=1)[0]
     assert result.outcome is not None and result.outcome.to_wire() == expected["outcome"]
     assert result.messages == expected["messages"]
+    # Verified means every seat's `end` signed the observer's own log hash: so it is the expected one.
+    bodies = [json.loads(line)["body"] for line in lines[1:]]
+    ends = [body for body in bodies if body["type"] == "end"]
+    assert len(ends) == result.setup.players
+    assert {end["log"] for end in ends} == {expected["log_hash"]}
+    if "turns" in expected:
+        assert {end["turn"] for end in ends} == {expected["turns"]}

@@ -6,6 +6,7 @@ The cheater plays through its own Session (so its chain stays valid) and is made
 """
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -618,7 +619,7 @@ def without(obj: dict[str, Json], name: str) -> dict[str, Json]:
     return {key: value for key, value in obj.items() if key != name}
 
 
-MALFORMED = {
+MALFORMED: dict[str, Callable[[Net], bytes]] = {
     "not-json": lambda net: b"this is not json",
     "empty": lambda net: b"",
     "not-utf8": lambda net: b"\xff\xfe\x00garbage",
@@ -671,7 +672,7 @@ def test_malformed_json_edge_cases_are_faults_not_exceptions(raw: bytes) -> None
     deliver_bad(net, raw, via=CHEATER, blame=CHEATER, kinds=("malformed",), to=[0], awaited=False)
 
 
-BAD_BODIES = {
+BAD_BODIES: dict[str, Callable[[int], dict[str, Json]]] = {
     "turn-not-int": lambda turn: {"type": "act", "turn": "x", "action": NoBait().to_wire()},
     "no-turn": lambda turn: {"type": "act", "action": NoBait().to_wire()},
     "no-action": lambda turn: {"type": "act", "turn": turn},

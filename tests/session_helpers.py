@@ -383,7 +383,7 @@ def deliver_bad(
     awaited: bool = True,
 ) -> list[Fault]:
     """Deliver one bad message to each honest peer and check the fault and that nothing else changed."""
-    faults = []
+    faults: list[Fault] = []
     for seat in net.honest(blame) if to is None else to:
         session = net.sessions[seat]
         assert session.fault is None, session.fault

@@ -77,15 +77,15 @@ def test_tiny_deck_vectors_reproduce_every_deck_and_every_proof_verifies() -> No
         if step["kind"] == "lock":
             lock = proven_deck.LockPass.from_wire(step["pass"], size, seat)
             proven_deck.verify_lock_pass(context, cards, lock, seat)
-            again = proven_deck.make_lock_pass(context, cards, key(step["key"]), step["permutation"])
-            assert (again.cards, again.lock_point) == (lock.cards, lock.lock_point)
+            relocked = proven_deck.make_lock_pass(context, cards, key(step["key"]), step["permutation"])
+            assert (relocked.cards, relocked.lock_point) == (lock.cards, lock.lock_point)
             lock_points[seat], cards = lock.lock_point, lock.cards
         else:
             rekey = proven_deck.RekeyPass.from_wire(step["pass"], size, seat)
             proven_deck.verify_rekey_pass(context, cards, lock_points[seat], rekey, seat)
             card_keys[seat] = [key(k) for k in step["card_keys"]]
-            again = proven_deck.make_rekey_pass(context, cards, key(step["lock_key"]), card_keys[seat])
-            assert (again.cards, again.key_points) == (rekey.cards, rekey.key_points)
+            rekeyed = proven_deck.make_rekey_pass(context, cards, key(step["lock_key"]), card_keys[seat])
+            assert (rekeyed.cards, rekeyed.key_points) == (rekey.cards, rekey.key_points)
             for position, k in enumerate(card_keys[seat]):
                 proven_deck.verify_card_key(rekey.key_points[position], position, k, seat)
             cards = rekey.cards

@@ -36,7 +36,7 @@ def record() -> Json:
         )
 
     outcome, _ = play_game(rules, 4, {}, bots, rng, on_step=keep)
-    return {"game": rules.id, "seed": SEED, "bots": kinds, "outcome": outcome.to_wire(), "steps": steps}
+    return {"game": rules.id, "seed": SEED, "bots": list(kinds), "outcome": outcome.to_wire(), "steps": steps}
 
 
 def dump(played: Json) -> str:

@@ -149,14 +149,14 @@ class Table:
             self.bait(seat, bait_of[seat])
         return order
 
-    def turn(self, seat: int) -> None:
-        """Turn the seat's bait up: its one legal action."""
+    def turn(self, seat: int) -> State:
+        """Turn the seat's bait up: its one legal action; returns the state after it."""
         assert RULES.reveal_due(self.state, seat)
         position = self.state.baits[seat]
         assert position is not None
         action = RevealCard(self.state.deck, position, self.label(seat, position))
         assert RULES.legal_actions(self.state, seat, self.known[seat]) == (action,)
-        self.play(seat, action)
+        return self.play(seat, action)
 
     def reel(self, catches: Mapping[int, str] | None = None) -> list[tuple[str, int]]:
         """Turn the baits and make the catches due (`catches[seat]`), in the order the rules ask for."""
@@ -564,8 +564,7 @@ def test_a_tied_group_does_not_reel_before_every_bait_of_it_is_up() -> None:
     # seat 0 has 4H, 5H; seat 2 (line 9) waits
     assert RULES.to_act(t.state) == (0,)
     t.play(0, Catch("5H"))
-    t.turn(2)
-    assert t.state.reel_log == ((1, "AH"), (0, "5H"), (2, "4H"))
+    assert t.turn(2).reel_log == ((1, "AH"), (0, "5H"), (2, "4H"))
 
 
 # --- the catch -----------------------------------------------------------------------------------
@@ -601,10 +600,9 @@ def test_king_fish_rule_in_play_court_lines_take_court_fish_number_lines_do_not(
     t.deal({0: "QD 3S", 1: "10D 4S", 2: "AD 5S"}, ponds="KS 10S 9S JH 9H 8H 2D 3D 4D")
     t.choose(0)
     t.cast("QD 10D AD", "3S 4S 5S")
-    t.turn(2)  # the Ace line: nothing
-    assert t.state.reel_log == ((2, None),)
-    t.turn(1)  # the 10 line: not the 10S, not the KS: only the 9S, taken by itself
-    assert t.state.reel_log == ((2, None), (1, "9S"))
+    assert t.turn(2).reel_log == ((2, None),)  # the Ace line: nothing
+    # the 10 line: not the 10S, not the KS: only the 9S, taken by itself
+    assert t.turn(1).reel_log == ((2, None), (1, "9S"))
     t.turn(0)  # the Queen line: the King fish above it and the 10S
     assert t.view(0).catchable == ("KS", "10S")
     t.play(0, Catch("KS"))
@@ -661,11 +659,9 @@ def test_a_seat_with_a_single_fish_in_reach_takes_it_without_a_decision() -> Non
     t.deal({0: "3C 2S", 1: "4C 3S"}, ponds="AS 2H 3H 4S 5S 6S 2D 3D 4D")
     t.choose(0)
     t.cast("3C 4C", "2S 3S")
-    t.turn(0)
     # the AS was seat 0's only fish: taken; seat 1 turns next, its only fish is gone
-    assert t.state.reel_log == ((0, "AS"),)
-    t.turn(1)
-    assert t.state.reel_log == ((0, "AS"), (1, None))
+    assert t.turn(0).reel_log == ((0, "AS"),)
+    assert t.turn(1).reel_log == ((0, "AS"), (1, None))
     assert RULES.to_act(t.state) == (1,) and t.state.phase == TACKLE
 
 
@@ -804,8 +800,9 @@ def test_scores_sum_over_the_rounds_and_the_highest_total_wins(
     assert t.view(1).scores == (first[0] + 1, first[1] + 2)
     while t.state.phase != OVER:
         t.step()
-    assert t.state.history == (first, (1, 2))
-    outcome = RULES.outcome(t.state)
+    final = t.state
+    assert final.history == (first, (1, 2))
+    outcome = RULES.outcome(final)
     assert outcome is not None
     assert outcome.scores == totals
     assert outcome.winners == winners

@@ -329,8 +329,8 @@ def test_four_stacks_as_equal_as_possible_each_turning_up_one_card(players: int,
 
 def test_start_option_skips_the_draw() -> None:
     table = Table(3, start=2)
-    assert isinstance(RULES.chance(table.state), ChanceRequest)
-    assert RULES.chance(table.state).purpose == "stack/0"  # type: ignore[union-attr]
+    request = RULES.chance(table.state)
+    assert isinstance(request, ChanceRequest) and request.purpose == "stack/0"
     table.deal_face_up("coral", "coral", "coral", "coral")
     assert RULES.to_act(table.state) == (2,)
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from p2pfish import paths
 from p2pfish.cli import main
 from p2pfish.paths import LocalFileError, check_private_file, write_private_file
 from p2pfish.session.store import SqliteStore
@@ -97,7 +96,7 @@ def test_an_operating_system_refusal_is_named_in_words(
     def refuse(*_: object) -> int:
         raise OSError(number, os.strerror(number))
 
-    monkeypatch.setattr(paths.os, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)  # the os.open that p2pfish.paths calls
     with pytest.raises(LocalFileError, match=reason):
         write_private_file(tmp_path / "game.jsonl", b"x\n", "transcript")
 

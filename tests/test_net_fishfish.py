@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from secrecy_helpers import watch_store
 
+from p2pfish.core.wire import str_field
 from p2pfish.session.audit import read_setup
 from p2pfish.session.envelope import open_envelope
 from p2pfish.tools.match import MatchTable, run_match
@@ -27,11 +28,12 @@ def test_no_peer_can_open_a_closed_peche_card_before_the_end(tmp_path: Path) -> 
     assert all(r is not None and r["finished"] for r in results)
     lines = table.transcripts[0].read_bytes().splitlines()
     setup = read_setup(lines[0])
-    committed, revealed = set(), set()
+    committed: set[str] = set()
+    revealed: set[str] = set()
     for raw in lines[1:]:
         action = open_envelope(raw).body.get("action")
         if isinstance(action, dict) and action.get("t") in ("commit", "reveal"):
-            (committed if action["t"] == "commit" else revealed).add(action["purpose"])
+            (committed if action["t"] == "commit" else revealed).add(str_field(action, "purpose"))
     assert committed - revealed, "some Pêche cards stayed closed until the end (nobody bet on their line)"
     for result in results:
         assert result is not None and isinstance(result["seat"], int)

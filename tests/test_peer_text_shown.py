@@ -62,7 +62,7 @@ def test_the_app_shows_no_control_character_of_a_name_a_chat_or_a_report() -> No
         screens = [app._title(), app._board(), app._status(), app._log(), app._choices()]
         app.show_lobby(Lobby("Fish", "127.0.0.1:1", "abcd", ["you", EVIL], 3, host=True))
         screens.append(app._board())
-    shown = "".join(text for screen in screens for _, text in screen)
+    shown = "".join(fragment[1] for screen in screens for fragment in screen)
     assert unprintable(shown) == []
     assert "pwnedeve: [2K game over" in shown, "the chat is shown, made printable"
     assert "seat 1 stopped the game" in shown

@@ -172,9 +172,13 @@ class DeckCheater(Session):
         rigged = tuple(self.rig(list(deck.cards)))
         context = pass_context(self.session_id, self.seat, deck.name, kind)
         if locking:
-            permutation = [int(str(i)) for i in keys["permutation"]]  # type: ignore[union-attr]
+            order = keys["permutation"]
+            assert isinstance(order, list)
+            permutation = [int(str(i)) for i in order]
             return bodies.deck_pass(kind, self.turn, make_lock_pass(context, rigged, lock_key, permutation).to_wire())
-        card_keys = [int(str(k), 16) for k in keys["card_keys"]]  # type: ignore[union-attr]
+        wire_keys = keys["card_keys"]
+        assert isinstance(wire_keys, list)
+        card_keys = [int(str(k), 16) for k in wire_keys]
         return bodies.deck_pass(kind, self.turn, make_rekey_pass(context, rigged, lock_key, card_keys).to_wire())
 
 
@@ -220,9 +224,9 @@ def test_a_peer_resumed_after_a_marked_deck_reaches_the_same_verdict() -> None:
 
 def test_a_wrong_card_key_is_blamed_at_once() -> None:
     def wrong_key(body: dict[str, Json]) -> dict[str, Json]:
-        keys = list(body["keys"])  # type: ignore[arg-type]
-        keys[0] = f"{7:064x}"
-        return {**body, "keys": keys}
+        keys = body["keys"]
+        assert isinstance(keys, list)
+        return {**body, "keys": [f"{7:064x}", *keys[1:]]}
 
     game = with_cheater(table(3), 2, on(bodies.CARD_KEYS, wrong_key))
     game.run()
@@ -233,9 +237,9 @@ def test_a_wrong_card_key_is_blamed_at_once() -> None:
 
 def test_turning_up_another_card_than_the_one_played_is_caught() -> None:
     def claim_another(body: dict[str, Json]) -> dict[str, Json]:
-        action = dict(body["action"])  # type: ignore[arg-type]
-        action["label"] = next(label for label in LABELS if label != action["label"])
-        return {**body, "action": action}
+        action = body["action"]
+        assert isinstance(action, dict)
+        return {**body, "action": {**action, "label": next(label for label in LABELS if label != action["label"])}}
 
     def is_card_reveal(body: dict[str, Json]) -> dict[str, Json]:
         action = body.get("action")

@@ -344,14 +344,14 @@ def test_mutated_valid_messages_are_faults_and_change_nothing(data: st.DataObjec
 
 
 # No floats: a message holding one is malformed (integers only), which test_session_tamper checks.
-JSON_LEAVES = st.one_of(
+JSON_LEAVES: st.SearchStrategy[Json] = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-(2**70), 2**70),
     st.text(max_size=12),
     st.sampled_from(["a1", "b2", "c3", "cat/1", "bait", "nobait", "fish", "reveal", "commit", "00" * 32]),
 )
-JSON = st.recursive(
+JSON: st.SearchStrategy[Json] = st.recursive(
     JSON_LEAVES,
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
     max_leaves=10,

@@ -3,6 +3,7 @@ after the end, and a stopped peer that restarts."""
 
 import random
 
+from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.session import bodies
 from p2pfish.session.envelope import MAX_DEPTH, seal
@@ -19,16 +20,16 @@ def table(players: int = 3, seed: int = 4) -> MemoryTable:
     return MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
 
 
-def signed_by(game: MemoryTable, seat: int, body: dict[str, object]) -> bytes:
+def signed_by(game: MemoryTable, seat: int, body: dict[str, Json]) -> bytes:
     chain = game.sessions[seat].chains[seat]
     signer = Identity.from_seed(bytes([seat + 1]) * 32)
-    return seal(signer, game.setup.session_id, seat, seq=chain.next_seq, prev=chain.head, body=body).raw  # type: ignore[arg-type]
+    return seal(signer, game.setup.session_id, seat, seq=chain.next_seq, prev=chain.head, body=body).raw
 
 
 def test_a_message_nested_too_deeply_is_malformed_and_blamed_on_its_sender() -> None:
     game = table()
     game.start()
-    nested: object = "x"
+    nested: Json = "x"
     for _ in range(MAX_DEPTH + 2):
         nested = [nested]
     raw = signed_by(game, 1, {"type": "chat", "text": nested})

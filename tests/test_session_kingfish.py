@@ -12,7 +12,7 @@ import pytest
 from p2pfish.core.actions import card_name
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.kingfish import DECK_LABELS, RULES
+from p2pfish.games.kingfish import DECK_LABELS, RULES, State
 from p2pfish.session.audit import audit
 from p2pfish.session.decks import keys_to_wire
 from p2pfish.session.memory_table import MemoryTable
@@ -43,6 +43,12 @@ def test_a_whole_game_ends_agreed_and_every_round_deck_is_audited() -> None:
     assert result.verified and str(result.outcome) == str(game.sessions[0].outcome())
 
 
+def kingfish(session: Session) -> State:
+    """The session's game state, typed: these tables play King Fish."""
+    assert isinstance(session.state, State)
+    return session.state
+
+
 class Cheater(Session):
     """Runs the honest code but forges its first action of one kind; `body` is what it signs."""
 
@@ -61,7 +67,7 @@ class Cheater(Session):
 
     def hand(self) -> tuple[int, ...]:
         assert self.seat is not None
-        return tuple(self.state.hands[self.seat])
+        return kingfish(self).hands[self.seat]
 
     def label(self, position: int) -> str:
         return str(self.known()[card_name(self.state.deck, position)])
@@ -90,7 +96,8 @@ def assert_blamed(honest: list[Session], kind: str, words: str) -> None:
 
 
 def another_seats_card(cheater: Cheater) -> int:
-    return cheater.state.hands[(CHEAT + 1) % cheater.state.players][0]
+    state = kingfish(cheater)
+    return state.hands[(CHEAT + 1) % state.players][0]
 
 
 def test_a_line_from_another_seats_hand_is_blamed() -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from session_helpers import Net, body_of, forge, snapshot
 
+from p2pfish.core.wire import Json
 from p2pfish.session import bodies
 from p2pfish.session.chat_limits import CHAT_BURST, CHAT_REFILL
 from p2pfish.session.core import MAX_WAITING
@@ -80,9 +81,9 @@ def test_a_chat_over_the_length_limit_is_blamed_on_its_author() -> None:
 
 
 @pytest.mark.parametrize("body", [{"type": "chat"}, {"type": "chat", "text": ["hi"]}])
-def test_a_chat_without_text_is_malformed(body: dict[str, object]) -> None:
+def test_a_chat_without_text_is_malformed(body: dict[str, Json]) -> None:
     net = midgame(142)
-    raw = net.forge(CHEATER, body)  # type: ignore[arg-type]
+    raw = net.forge(CHEATER, body)
     net.deliver(0, raw, CHEATER)
     fault = net.sessions[0].fault
     assert fault is not None and (fault.seat, fault.kind) == (CHEATER, "malformed")
@@ -113,10 +114,10 @@ def equivocation(net: Net) -> list[bytes]:
     """Two different signed messages with the same seq, each as close to 64 KiB as a message gets."""
     messages = []
     for filler in "ab":
-        body: dict[str, object] = {"type": "act", "turn": 10**6, "action": {"t": ""}}
-        short = len(net.forge(CHEATER, body))  # type: ignore[arg-type]
+        body: dict[str, Json] = {"type": "act", "turn": 10**6, "action": {"t": ""}}
+        short = len(net.forge(CHEATER, body))
         body["action"] = {"t": filler * (MAX_MESSAGE_BYTES - short)}
-        messages.append(net.forge(CHEATER, body))  # type: ignore[arg-type]
+        messages.append(net.forge(CHEATER, body))
     assert all(len(raw) == MAX_MESSAGE_BYTES for raw in messages)
     return messages
 
@@ -155,7 +156,9 @@ def test_an_honest_report_fits_the_limit_and_its_reporter_is_not_blamed(offence:
 def test_evidence_too_long_to_quote_is_carried_as_its_hash() -> None:
     big, small = b"\x01" * MAX_MESSAGE_BYTES, b"{}"
     body = bodies.stop(1, "malformed", "reason", (big, small))
-    hashed, whole = body["evidence"]  # type: ignore[misc]
+    evidence = body["evidence"]
+    assert isinstance(evidence, list)
+    hashed, whole = evidence
     assert whole == "{}"
     assert isinstance(hashed, dict) and hashed["size"] == MAX_MESSAGE_BYTES
     assert hashed["sha256"] == hashlib.sha256(big).hexdigest()

@@ -20,9 +20,11 @@ from session_helpers import (
 )
 
 from p2pfish.core.actions import Chance, Commit, Reveal
+from p2pfish.core.wire import Json, Scalar, str_field
 from p2pfish.crypto.commitment import check_opening
 from p2pfish.crypto.randomness import contribution_purpose, draw, joint_seed
 from p2pfish.games.fishnstones import RULES
+from p2pfish.session.bodies import hex_field, turn_of
 from p2pfish.session.session import ChatReceived, Finished, Session
 from p2pfish.session.store import MemoryStore
 
@@ -55,7 +57,8 @@ def test_full_game_every_peer_agrees(players: int, seed: int) -> None:
     ends = [body_of(raw) for raw in session.accepted if body_of(raw)["type"] == "end"]
     assert len(ends) == players
     assert {end["log"] for end in ends} == {session.log_hash.hex()}
-    assert all(end["outcome"] == session.outcome().to_wire() for end in ends)  # type: ignore[union-attr]
+    outcome = session.outcome()
+    assert outcome is not None and all(end["outcome"] == outcome.to_wire() for end in ends)
     # every seat revealed four cats, one per round
     reveals = [entry for entry in session.log if isinstance(entry.action, Reveal)]
     assert len(reveals) == 4 * players
@@ -66,7 +69,8 @@ def test_finished_peers_state_is_the_replay_of_the_log(players: int) -> None:
     table = run_table(players, 10 + players)
     for session in table.sessions:
         assert replay(table.setup, session.log) == session.state
-        assert session.take_events()[-1] == Finished(session.outcome())  # type: ignore[arg-type]
+        outcome = session.outcome()
+        assert outcome is not None and session.take_events()[-1] == Finished(outcome)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -106,7 +110,7 @@ def test_observer_does_not_finish_on_a_partial_transcript() -> None:
 # --- chance ----------------------------------------------------------------------------------------
 
 
-def chance_checks(table_seed: int, players: int) -> list[tuple[str, tuple[object, ...]]]:
+def chance_checks(table_seed: int, players: int) -> list[tuple[str, tuple[Scalar, ...]]]:
     """Check every chance entry against the rand-commit/rand-reveal messages of its turn (CRYPTO.md §4):
     each reveal opens its commitment with purpose "rand/<event>", and the draw is the one of
     seed = H(rand-seed, session_id, that same purpose, c_0..c_m-1). Returns (request purpose, values)."""
@@ -118,11 +122,11 @@ def chance_checks(table_seed: int, players: int) -> list[tuple[str, tuple[object
         envelope = envelope_of(raw)
         body = envelope.body
         if body["type"] == "rand-commit":
-            commits.setdefault(body["turn"], {})[envelope.seat] = bytes.fromhex(body["digest"])  # type: ignore[index,arg-type]
+            commits.setdefault(turn_of(body), {})[envelope.seat] = hex_field(body, "digest")
         elif body["type"] == "rand-reveal":
-            reveals.setdefault(body["turn"], {})[envelope.seat] = (  # type: ignore[index]
-                bytes.fromhex(body["contribution"]),  # type: ignore[arg-type]
-                bytes.fromhex(body["nonce"]),  # type: ignore[arg-type]
+            reveals.setdefault(turn_of(body), {})[envelope.seat] = (
+                hex_field(body, "contribution"),
+                hex_field(body, "nonce"),
             )
     draws = []
     state = RULES.new_game(players, table.setup.option_map)
@@ -169,7 +173,7 @@ def test_pond_fills_differ_between_games() -> None:
     fills = []
     for seed in range(4):
         session = run_table(2, 60 + seed).sessions[0]
-        chances = [entry.action.values for entry in session.log if entry.seat is None]  # type: ignore[attr-defined]
+        chances = [entry.action.values for entry in session.log if isinstance(entry.action, Chance)]
         assert len(chances) == 5  # start + four fills
         fills.append(chances[1])
         assert len(set(chances[1:])) == 4, "the four fills of one game must be fresh draws"
@@ -203,18 +207,22 @@ def test_fixed_start_option_skips_the_start_draw() -> None:
 # --- the cat column stays secret -------------------------------------------------------------------
 
 
+def action_of(raw: bytes) -> dict[str, Json]:
+    """The action object of an act message."""
+    action = body_of(raw)["action"]
+    assert isinstance(action, dict)
+    return action
+
+
 def unrevealed_cat_nonces(net: Net, owner: int) -> set[str]:
     """The nonces of `owner`'s cat commitments that it has not revealed on the network yet."""
-    revealed = {
-        body_of(raw)["action"]["purpose"]  # type: ignore[index,call-overload]
-        for raw in net.wire[owner]
-        if action_tag(raw) == "reveal"
-    }
-    return {
-        record["nonce"]  # type: ignore[index]
-        for name, record in net.stores[owner].secrets.items()  # type: ignore[attr-defined]
-        if name.startswith("secret/cat/") and name.removeprefix("secret/") not in revealed
-    }
+    revealed = {str_field(action_of(raw), "purpose") for raw in net.wire[owner] if action_tag(raw) == "reveal"}
+    nonces = set()
+    for name, record in net.stores[owner].load_secrets().items():
+        if name.startswith("secret/cat/") and name.removeprefix("secret/") not in revealed:
+            assert isinstance(record, dict)
+            nonces.add(str_field(record, "nonce"))
+    return nonces
 
 
 def test_cat_column_is_secret_until_its_reveal() -> None:
@@ -232,8 +240,8 @@ def test_cat_column_is_secret_until_its_reveal() -> None:
             for peer in net.honest(owner):
                 store = net.stores[peer]
                 # no record of another seat's secret in this peer's store
-                assert not nonces & set(json.dumps(store.secrets).split('"'))  # type: ignore[attr-defined]
-                incoming = [*store.messages, *(raw for to, _, raw in net.in_flight if to == peer)]  # type: ignore[attr-defined]
+                assert not nonces & set(json.dumps(store.load_secrets()).split('"'))
+                incoming = [*store.load_messages(), *(raw for to, _, raw in net.in_flight if to == peer)]
                 for raw in incoming:
                     if raw not in seen[peer]:
                         assert not any(nonce.encode() in raw for nonce in nonces)
@@ -245,19 +253,21 @@ def test_cat_column_is_secret_until_its_reveal() -> None:
     for seat in range(players):
         session = net.sessions[seat]
         store = net.stores[seat]
-        cats = {n: r for n, r in store.secrets.items() if n.startswith("secret/cat/")}  # type: ignore[attr-defined]
+        cats = {n: r for n, r in store.load_secrets().items() if n.startswith("secret/cat/")}
         assert len(cats) == 4
         for name, record in cats.items():
             purpose = name.removeprefix("secret/")
-            assert session.opened[(seat, purpose)] == record["value"]
+            assert isinstance(record, dict) and session.opened[(seat, purpose)] == record["value"]
     assert checked > 100
     # the commitments carry only a digest: no value, no nonce
     for raw in net.sessions[0].accepted:
         if action_tag(raw) == "commit":
             body = body_of(raw)
             assert set(body) == {"type", "turn", "action"}
-            assert set(body["action"]) == {"t", "purpose", "digest"}  # type: ignore[arg-type]
-            assert len(bytes.fromhex(body["action"]["digest"])) == 32  # type: ignore[call-overload,index]
+            action = action_of(raw)
+            assert set(action) == {"t", "purpose", "digest"}
+            digest = action["digest"]
+            assert isinstance(digest, str) and len(bytes.fromhex(digest)) == 32
     check_agreement(net.sessions)
 
 

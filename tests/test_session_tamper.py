@@ -6,12 +6,14 @@ The cheater plays through its own Session (so its chain stays valid) and is made
 """
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from session_helpers import (
     Decision,
     Net,
+    Override,
     Rewriter,
     action_tag,
     author_of,
@@ -55,7 +57,13 @@ def midgame(players: int = 3, seed: int = 0, turn: int = 4) -> Net:
     return net
 
 
-def edit_action(tag: str, change: Any) -> Any:
+Edit = Callable[[dict[str, Json]], dict[str, Json] | None]
+"""What a Rewriter does to a copy of a body: the body to send, or None to withhold the message."""
+
+
+def edit_action(
+    tag: str, change: Callable[[dict[str, Json], dict[str, Json]], None]
+) -> Callable[[dict[str, Json]], dict[str, Json]]:
     """A Rewriter edit that applies `change(body, action)` to act bodies whose action has tag `tag`."""
 
     def edit(body: dict[str, Json]) -> dict[str, Json]:
@@ -67,7 +75,7 @@ def edit_action(tag: str, change: Any) -> Any:
     return edit
 
 
-def install_rewriter(net: Net, seat: int, edit: Any, forged_index: int = 0) -> Rewriter:
+def install_rewriter(net: Net, seat: int, edit: Edit, forged_index: int = 0) -> Rewriter:
     """Rewrite `seat`'s messages with `edit` and keep the forged message number `forged_index` back."""
     rewriter = Rewriter(net, seat, edit)
     net.transforms[seat] = rewriter
@@ -138,13 +146,15 @@ def test_commitment_copied_from_another_seat_does_not_open_for_the_copier() -> N
     net = cheat_net(3, 20)
 
     def secret() -> dict[str, Json]:
-        record = net.stores[original].secrets["secret/cat/1"]  # type: ignore[attr-defined]
+        record = net.stores[original].load_secrets()["secret/cat/1"]
         assert isinstance(record, dict)
         return record
 
     def copy_digest(body: dict[str, Json], action: dict[str, Json]) -> None:
         (commit_raw,) = [raw for raw in net.wire[original] if action_tag(raw) == "commit"]
-        action["digest"] = body_of(commit_raw)["action"]["digest"]  # type: ignore[index,call-overload]
+        committed = body_of(commit_raw)["action"]
+        assert isinstance(committed, dict)
+        action["digest"] = committed["digest"]
 
     def copy_opening(body: dict[str, Json], action: dict[str, Json]) -> None:
         action["value"] = secret()["value"]
@@ -152,7 +162,7 @@ def test_commitment_copied_from_another_seat_does_not_open_for_the_copier() -> N
 
     def edit(body: dict[str, Json]) -> dict[str, Json]:
         edit_action("commit", copy_digest)(body)
-        return edit_action("reveal", copy_opening)(body)  # type: ignore[no-any-return]
+        return edit_action("reveal", copy_opening)(body)
 
     rewriter = install_rewriter(net, copier, edit, forged_index=1)
 
@@ -471,7 +481,7 @@ def test_act_for_another_seats_turn_is_blamed() -> None:
         assert session.state == replay(net.setup, session.log)
 
 
-def bait_override(choose: Any) -> Any:
+def bait_override(choose: Callable[[Net, Session], dict[str, Json]]) -> Override:
     """An override that makes the cheater emit `choose(net, session)` (a body) at its first bait turn."""
     done = {"yes": False}
 
@@ -618,7 +628,7 @@ def without(obj: dict[str, Json], name: str) -> dict[str, Json]:
     return {key: value for key, value in obj.items() if key != name}
 
 
-MALFORMED = {
+MALFORMED: dict[str, Callable[[Net], bytes]] = {
     "not-json": lambda net: b"this is not json",
     "empty": lambda net: b"",
     "not-utf8": lambda net: b"\xff\xfe\x00garbage",
@@ -671,7 +681,7 @@ def test_malformed_json_edge_cases_are_faults_not_exceptions(raw: bytes) -> None
     deliver_bad(net, raw, via=CHEATER, blame=CHEATER, kinds=("malformed",), to=[0], awaited=False)
 
 
-BAD_BODIES = {
+BAD_BODIES: dict[str, Callable[[int], dict[str, Json]]] = {
     "turn-not-int": lambda turn: {"type": "act", "turn": "x", "action": NoBait().to_wire()},
     "no-turn": lambda turn: {"type": "act", "action": NoBait().to_wire()},
     "no-action": lambda turn: {"type": "act", "turn": turn},
@@ -765,7 +775,7 @@ def test_every_drop_is_preceded_by_a_slow_event_for_that_wait() -> None:
     cheater = net.sessions[0].state.current  # baits first
     bait_turn = net.sessions[0].turn
     net.quarantine = lambda seat, raw: (
-        seat == cheater and body_of(raw)["type"] == "rand-reveal" and body_of(raw)["turn"] > bait_turn  # type: ignore[operator]
+        seat == cheater and body_of(raw)["type"] == "rand-reveal" and bodies.turn_of(body_of(raw)) > bait_turn
     )
     watcher = net.sessions[(cheater + 1) % 3]
     # a first wait: the cheater is slow to bait, then answers

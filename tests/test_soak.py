@@ -18,7 +18,9 @@ def test_a_peer_killed_at_a_random_point_resumes_and_the_match_ends_agreed_with_
     assert result.ok, result
     assert result.finished and result.agree and result.verified and result.intact and result.reason is None
     assert result.killed_at is not None and result.killed_at >= result.kill_at
-    assert result.outcome is not None and len(result.outcome["scores"]) == players  # type: ignore[arg-type]
+    assert result.outcome is not None
+    scores = result.outcome["scores"]
+    assert isinstance(scores, list) and len(scores) == players
     assert (tmp_path / f"seat{result.victim}-resumed.log").exists()
     assert "ok, scores" in result.line()
 
@@ -44,8 +46,9 @@ def test_a_broken_match_is_reported_as_a_failure_naming_what_broke(tmp_path: Pat
         altered = [*run.transcripts]
         altered[other] = tamper(run, "altered", [*resumed[:-1], resumed[-1].replace(b'"', b"'", 1)])
         results = [dict(r) if r is not None else None for r in run.results]
-        assert results[other] is not None
-        results[other] = {**results[other], "outcome": {"scores": [], "winners": []}}
+        disagreeing = results[other]
+        assert disagreeing is not None
+        results[other] = {**disagreeing, "outcome": {"scores": [], "winners": []}}
         unfinished = [*run.results]
         unfinished[run.victim] = None
         broken["lost"] = check_crash(dataclasses.replace(run, transcripts=lost))

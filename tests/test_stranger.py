@@ -102,7 +102,9 @@ def test_huge_frames_to_a_lobby(lobby_port: int) -> None:
     assert_adds_up(summary, 4)
     assert summary["frame_size"] == size and 0 < summary["frames_sent"] <= summary["opened"]  # type: ignore[operator]
     assert summary["frames_completed"] == 0
-    assert 0 < sum(summary["peer_mechanisms"].values()) <= summary["opened"]  # type: ignore[union-attr,operator]
+    mechanisms = summary["peer_mechanisms"]
+    assert isinstance(mechanisms, dict) and all(isinstance(n, int) for n in mechanisms.values())
+    assert 0 < sum(n for n in mechanisms.values() if isinstance(n, int)) <= summary["opened"]  # type: ignore[operator]
     handshakes = 64 + 30 + 9  # greeting, NULL READY, frame header
     assert 0 < summary["bytes_sent"] <= summary["opened"] * (handshakes + body)  # type: ignore[operator]
 
@@ -150,7 +152,7 @@ def test_a_stranger_holding_1500_connections_to_the_host_mesh_costs_the_game_not
     summary = played.stranger
     assert summary["closed_by_peer"] == summary["opened"] == 1500, summary
     survived = summary["survived_s"]
-    assert isinstance(survived, dict) and survived["max"] < 5.0, summary
+    assert isinstance(survived, dict) and isinstance(survived["max"], float) and survived["max"] < 5.0, summary
     match = played.match
     assert match.finished and match.agree and match.verified, match
     assert [peer.blamed for peer in match.peers] == [None] * 3

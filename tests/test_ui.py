@@ -2,6 +2,7 @@
 table: a whole game by keys, typed commands legal and illegal, help, leaving, a small terminal."""
 
 import functools
+from collections.abc import Callable
 
 import ui_helpers
 from prompt_toolkit.data_structures import Size
@@ -34,12 +35,16 @@ def test_a_whole_game_played_with_the_keyboard() -> None:
 
         async def script() -> None:
             moves = 0
+
+            def moved_on(turn: int) -> Callable[[], bool]:
+                return lambda: controller.session.turn != turn or app.model.winners is not None
+
             while app.model.winners is None:
                 turn = controller.session.turn
                 pipe.send_text("\x1b[B" if moves % 2 else "")  # now and then pick the second move
                 pipe.send_text("\r")
                 moves += 1
-                await until(lambda t=turn: controller.session.turn != t or app.model.winners is not None, "a move")
+                await until(moved_on(turn), "a move")
             assert "verified" in app.model.audit
             pipe.send_text("q")
 
@@ -99,7 +104,7 @@ def test_a_terminal_too_small_says_so() -> None:
 
         async def script() -> None:
             assert app._too_small()
-            message = "".join(text for _, text in app._small_message())
+            message = "".join(fragment[1] for fragment in app._small_message())
             assert "60x20" in message and "80x24" in message
             pipe.send_text("\x03")
             await until(lambda: app.model.confirm_leave, "the leave question")
@@ -113,5 +118,5 @@ def test_the_cast_choices_name_each_column_by_its_spots() -> None:
         decision = controller.decision()
         assert decision is not None
         assert [type(action) for action in decision[1]] == [Cast, Cast, Cast]
-        text = "".join(t for _, t in app._choices())
+        text = "".join(fragment[1] for fragment in app._choices())
         assert "column 1 (a1 a2 a3)" in text

@@ -29,6 +29,7 @@ from p2pfish.games.fishfish import (
     peche_purpose,
 )
 from p2pfish.ui import fishfish_commands, fishfish_screen
+from p2pfish.ui.drawing import short_names
 from p2pfish.ui.fishfish_commands import command, describe, parse
 from p2pfish.ui.fishfish_screen import HEIGHT, WIDTH, board, kinds_text, score_parts, scores, status
 from p2pfish.ui.fishfish_words import narrate
@@ -164,11 +165,11 @@ def test_the_selected_move_is_marked_on_the_board() -> None:
 
 def test_long_names_are_shortened_but_told_apart() -> None:
     bots = ("root", *(f"{'greedy' if i % 2 else 'random'} bot {i}" for i in range(1, 8)))
-    assert fishfish_screen.short_names(bots, 8, 10, "…")[:3] == ("root", "greedy b…1", "random b…2")
-    assert fishfish_screen.short_names(bots, 8, 6)[1:3] == ("gree~1", "rand~2")
-    assert fishfish_screen.short_names(NAMES, 8, 6)[5:] == ("Fernan", "Gunnhi", "Hirosh")
-    assert fishfish_screen.short_names(("Ann Smith", "Ann Smythe", "Bo"), 3, 6) == ("Ann~h", "Ann~e", "Bo")
-    assert fishfish_screen.short_names(("Ann", "Ann"), 2, 6) == ("Ann#0", "Ann#1")
+    assert short_names(bots, 8, 10, "…")[:3] == ("root", "greedy b…1", "random b…2")
+    assert short_names(bots, 8, 6)[1:3] == ("gree~1", "rand~2")
+    assert short_names(NAMES, 8, 6)[5:] == ("Fernan", "Gunnhi", "Hirosh")
+    assert short_names(("Ann Smith", "Ann Smythe", "Bo"), 3, 6) == ("Ann~h", "Ann~e", "Bo")
+    assert short_names(("Ann", "Ann"), 2, 6) == ("Ann#0", "Ann#1")
     view = game(8, 7).moments[0].view
     drawn = text(board(view, bots, None, True)) + text(status(view, bots))
     for seat in range(1, 8):

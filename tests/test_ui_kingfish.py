@@ -164,8 +164,8 @@ def test_the_board_shows_the_round_the_ponds_the_players_and_your_hand() -> None
         )
         assert lines[2].startswith("Ponds ")
         assert view.pond is not None and f"▶{view.pond + 1}:" in lines[2]
-        for pond, fish in enumerate(view.ponds):
-            shown = " ".join(card_text(label, False) for label in fish) or "empty"
+        for pond, in_pond in enumerate(view.ponds):
+            shown = " ".join(card_text(label, False) for label in in_pond) or "empty"
             assert f"{pond + 1}: {shown}" in lines[2]
         rows = table_rows(lines, view)
         order = [(view.dealer + k) % view.players for k in range(view.players)]
@@ -314,7 +314,7 @@ def test_the_log_never_names_a_face_down_bait() -> None:
         for seat, action in each.events:
             line = narrate(seat, action, each.names)
             if isinstance(action, PlayBait):
-                assert line == f"{each.names[seat]} put a bait face down."
+                assert seat is not None and line == f"{each.names[seat]} put a bait face down."
             if isinstance(action, Dealt) and action.to is not None:
                 assert action.labels is None and line.endswith("cards, face down.")
 

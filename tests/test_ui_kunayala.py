@@ -415,7 +415,7 @@ def test_a_whole_game_played_with_the_enter_key() -> None:
             turn = controller.session.turn
             pipe.send_text(command(decision[1][-1], decision[0], names) + "\r")
             await until(lambda: controller.session.turn != turn, "the typed move")
-            assert app.model.message[1] == f"You: {KUNAYALA.describe(decision[1][-1], decision[0])}"
+            assert app.model.message[1] == f"You: {KUNAYALA.describe(decision[1][-1], decision[0], names)}"
             moves = 0
 
             def moved_on(turn: int) -> Callable[[], bool]:

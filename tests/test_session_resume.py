@@ -3,6 +3,7 @@ everyone else, reusing its stored secrets and messages (it never signs a second,
 
 """
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from session_helpers import (
     action_tag,
     body_of,
     envelope_of,
+    identities,
+    random_choosers,
     replay_outcome,
     snapshot,
 )
@@ -23,7 +26,10 @@ from session_helpers import (
 from p2pfish.core.errors import MalformedInput
 from p2pfish.games.fishnstones import Bait
 from p2pfish.session import bodies
+from p2pfish.session.core import MAX_WAITING
+from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Session
+from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, SqliteStore, Store
 
 
@@ -278,3 +284,18 @@ def test_a_peer_that_caught_a_cheater_still_blames_it_after_a_restart() -> None:
         assert again.fault is not None
         assert (again.fault.seat, again.fault.kind, again.fault.evidence) == (cheater, "illegal", fault.evidence)
         assert snapshot(again) == snapshot(net.sessions[seat])
+
+
+def test_a_long_game_resumes_without_calling_anyone_a_flood() -> None:
+    """Resuming reads the whole store before the turn machine runs, so every author's messages wait at once:
+    far more than an honest seat can have waiting in play. That is no flood (a Kuna Yala game of two holds
+    more than 256 messages of a seat with five single-fish cards a colour)."""
+    ids = identities(2)
+    more_cards = {"singles": "5"}
+    setup = GameSetup.create("kunayala", more_cards, tuple(i.public_bytes for i in ids), ("alice", "bob"))
+    table = MemoryTable(setup, ids, random_choosers(2, random.Random(2)), rng=random.Random(2))
+    table.run(max_deliveries=200_000)
+    first = table.sessions[0]
+    assert first.finished and max(len(chain.accepted) for chain in first.chains) > MAX_WAITING
+    resumed = Session.resume(table.stores[0], ids[0])
+    assert resumed.fault is None and resumed.finished

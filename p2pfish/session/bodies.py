@@ -148,6 +148,34 @@ def stop(seat: int | None, kind: str, reason: str, evidence: tuple[bytes, ...]) 
     return {"type": STOP, "seat": seat, "kind": kind, "reason": reason[:MAX_CHAT_CHARS], "evidence": carried}
 
 
+STOP_KINDS = ("violation", "malformed", "illegal", "timeout")
+"""The kinds of fault a stop report may name (a peer's own verdicts; "report" is never sent)."""
+
+
+def check_stop(body: dict[str, Json]) -> None:
+    """A stop report's fields in full: seat a seat number or null, a known kind, a reason of at most
+    MAX_CHAT_CHARS characters, and at most MAX_REPORTED evidence items, each a message or its hashed form."""
+    seat, kind, reason, evidence = (body.get(name) for name in ("seat", "kind", "reason", "evidence"))
+    if not (seat is None or (type(seat) is int and seat >= 0)):
+        raise MalformedInput("a stop report's seat is a seat number or null")
+    if kind not in STOP_KINDS:
+        raise MalformedInput(f"a stop report's kind is one of {', '.join(STOP_KINDS)}")
+    if not isinstance(reason, str) or len(reason) > MAX_CHAT_CHARS:
+        raise MalformedInput(f"a stop report's reason is text of at most {MAX_CHAT_CHARS} characters")
+    if not isinstance(evidence, list) or len(evidence) > MAX_REPORTED:
+        raise MalformedInput(f"a stop report carries a list of at most {MAX_REPORTED} evidence items")
+    if not all(isinstance(item, str) or _is_hashed(item) for item in evidence):
+        raise MalformedInput("a stop report's evidence item is a message or its hash, size and excerpt")
+
+
+def _is_hashed(item: Json) -> bool:
+    if not isinstance(item, dict) or set(item) != {"sha256", "size", "excerpt"}:
+        return False
+    digest, size, excerpt = item["sha256"], item["size"], item["excerpt"]
+    hex_digest = isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)
+    return hex_digest and type(size) is int and isinstance(excerpt, str) and len(excerpt) <= EXCERPT_BYTES
+
+
 def hashed_evidence(raw: bytes) -> dict[str, Json]:
     """A message named by its SHA-256, with its size and its first EXCERPT_BYTES bytes: it proves
     nothing to a receiver, but says which message the reporter holds."""

@@ -13,6 +13,8 @@ from p2pfish.session.envelope import GENESIS, Envelope
 
 MAX_AHEAD = 256
 """How many messages an author may be ahead of its chain before it is called a flood."""
+MAX_AHEAD_BYTES = 4 * 1024 * 1024
+"""And how many bytes of them."""
 
 
 @dataclass
@@ -40,10 +42,10 @@ class Chain:
                 if waiting.hash != envelope.hash:
                     raise _equivocation(waiting, envelope)
                 return []
-            if len(self.ahead) >= MAX_AHEAD:
-                raise ChainViolation(
-                    f"sent more than {MAX_AHEAD} messages ahead of its chain", self.seat, (envelope.raw,)
-                )
+            held = sum(len(waiting.raw) for waiting in self.ahead.values())
+            if len(self.ahead) >= MAX_AHEAD or held + len(envelope.raw) > MAX_AHEAD_BYTES:
+                reason = f"sent more than {MAX_AHEAD} messages or {MAX_AHEAD_BYTES // 2**20} MiB ahead of its chain"
+                raise ChainViolation(reason, self.seat, (envelope.raw,))
             self.ahead[seq] = envelope
             return []
         accepted = []

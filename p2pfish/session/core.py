@@ -37,6 +37,8 @@ REPORT_GRACE_S = 3.0
 MAX_WAITING = 256
 """How many of an author's accepted messages may wait for their turn: an honest seat is never more than a
 turn ahead of the table, and a peer that lags gets every author's missing messages at the same pace."""
+MAX_WAITING_BYTES = 4 * 1024 * 1024
+"""And how many bytes of them."""
 """How long a peer waits for its own proof of a fault another seat reported before it stops unproven."""
 DROP_AFTER_S = 60.0
 DECIDE_WITHIN_S = 600.0
@@ -258,10 +260,17 @@ class SessionCore:
         self._evidence, self._author = (message.raw,), message.seat
         try:
             bodies.check_fields(message.body)
-            if message.kind in bodies.TURN_KINDS and turn_of(message.body) < self.turn:
+            if message.kind in bodies.TURN_KINDS and turn_of(message.body) < self.turn and not self._restoring:
                 raise ProtocolViolation(f"sent its {message.kind} for turn {turn_of(message.body)}, already played")
-            if len(self.chains[message.seat].ready) > MAX_WAITING:
-                raise ProtocolViolation(f"sent more than {MAX_WAITING} messages ahead of the game (a flood)")
+            if message.seat in self._stopped:
+                raise ProtocolViolation("sent a message after its own stop report (a stop is its last word)")
+            if message.kind == STOP:
+                bodies.check_stop(message.body)
+            waiting = self.chains[message.seat].ready
+            flooded = len(waiting) > MAX_WAITING or sum(len(e.raw) for e in waiting) > MAX_WAITING_BYTES
+            if flooded and not self._restoring:
+                limit = f"{MAX_WAITING} messages or {MAX_WAITING_BYTES // 2**20} MiB"
+                raise ProtocolViolation(f"sent more than {limit} ahead of the game (a flood)")
         except P2pfishError as error:
             kind = "malformed" if isinstance(error, MalformedInput) else "violation"
             self._stop(Fault(message.seat, kind, error.reason, (message.raw,)))
@@ -290,6 +299,7 @@ class SessionCore:
         if envelope.kind == CHAT:
             self._events.append(ChatReceived(envelope.seat, printable(text)))
         elif not self.finished:
+            self._stopped.setdefault(envelope.seat, envelope)
             self._reports.append(envelope)
 
     def _emit(self, body: dict[str, Json]) -> None:

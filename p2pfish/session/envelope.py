@@ -20,6 +20,9 @@ from p2pfish.crypto.identity import verify
 TAG_ENVELOPE = b"p2pfish/envelope/v1"
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_DEPTH = 16
+MAX_VALUES = 4096
+"""JSON values (lists, objects, strings, numbers...) one message may hold: the largest honest message, a
+160-card lock pass, holds about 810; the cap keeps what a parsed 64 KiB message costs to hold near its size."""
 GENESIS = bytes(32)
 FIELDS = {"body", "prev", "seat", "seq", "session", "sig"}
 
@@ -89,8 +92,11 @@ def open_envelope(raw: bytes) -> Envelope:
     if len(raw) > MAX_MESSAGE_BYTES:
         raise MalformedInput(f"a message of {len(raw)} bytes is over the {MAX_MESSAGE_BYTES}-byte limit")
     value = parse_json(raw)
-    if _depth(value) > MAX_DEPTH:
+    depth, values = _shape(value)
+    if depth > MAX_DEPTH:
         raise MalformedInput(f"a message is nested more than {MAX_DEPTH} levels deep")
+    if values > MAX_VALUES:
+        raise MalformedInput(f"a message holds more than {MAX_VALUES} JSON values")
     obj = dict(as_object(value, "a message"))
     if set(obj) != FIELDS:
         raise MalformedInput(f"a message has fields {sorted(obj)}, expected {sorted(FIELDS)}")
@@ -104,15 +110,16 @@ def open_envelope(raw: bytes) -> Envelope:
     return Envelope(session, seat, seq, prev, dict(body), sig, raw, hashlib.sha256(raw).digest())
 
 
-def _depth(value: Json) -> int:
-    """How deeply lists and objects nest in `value` (without recursion)."""
-    deepest, stack = 0, [(value, 1)]
+def _shape(value: Json) -> tuple[int, int]:
+    """How deeply lists and objects nest in `value`, and how many values it holds (without recursion)."""
+    deepest, count, stack = 0, 0, [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        count += 1
         if isinstance(item, (list, dict)):
             deepest = max(deepest, depth)
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
+    return deepest, count
 
 
 def _hex(obj: dict[str, Json], name: str, size: int) -> bytes:

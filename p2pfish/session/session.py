@@ -333,7 +333,6 @@ class Session(RandomTurns, DeckTurns):
         stands; otherwise the game stops all the same, but nobody is named on the reporter's word.
         A report that some seat went silent proves nothing to anyone else: this peer's own timers
         decide (the reporter has stopped, so they will soon name whoever is really gone)."""
-        self._stopped.setdefault(report.seat, report)
         if report.body.get("kind") == "timeout":
             return
         self._checking_report = True

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.text import printable, printable_lines
+from p2pfish.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from p2pfish.netplay import Frontend, PeerOptions, PeerVariant
@@ -51,7 +52,7 @@ def comma_list(text: str) -> list[str]:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from p2pfish.games import get_rules
+    from p2pfish.games.registry import get_rules
     from p2pfish.selfplay import selfplay
 
     rules = get_rules(args.game)
@@ -158,7 +159,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise MalformedInput(f"--port must be 0 (any free port) to {MAX_PORT}, not {args.port}")
     options = _peer_options(args)
     if not options.bot:
-        from p2pfish.ui.kits import kit_for
+        from p2pfish.games.registry import kit_for
 
         kit_for(args.game)
     game = host_game(
@@ -226,13 +227,13 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
         return sub
 
     play = command("play", cmd_play, "play against bot peers on this machine, in the terminal UI")
-    play.add_argument("game", nargs="?", default="fishnstones", help="game id (default fishnstones)")
+    play.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
     play.add_argument("--bots", type=int, default=3, help="number of bot opponents (default 3)")
     play.add_argument("--seed", type=int, default=None, help="seed for the bots' own choices")
     play.add_argument("--ascii", action="store_true", help="plain ASCII and no colours")
 
     watch = command("watch", cmd_watch, "watch bots play a game in this process, narrated in words")
-    watch.add_argument("game", nargs="?", default="fishnstones", help="game id (default fishnstones)")
+    watch.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
     watch.add_argument("--bots", type=int, default=3, help="number of bots besides the first (default 3)")
     watch.add_argument("--seed", type=int, default=None, help="seed for the bots")
 

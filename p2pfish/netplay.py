@@ -18,13 +18,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from p2pfish.bots import make_bot
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
 from p2pfish.net.lobby import (
     LobbyHost,
@@ -312,6 +311,14 @@ def _refused_start(refused: StartRefused, seat: int | None, options: PeerOptions
 
 
 def _peak_rss_mb() -> float:
+    """This process's peak resident memory. Linux's VmHWM starts afresh at exec; getrusage's maximum (the
+    fallback elsewhere) carries over the peak of the process this one was forked from."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 

@@ -11,12 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from p2pfish.bots import make_bot
 from p2pfish.bots.base import Bot
 from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Known, Outcome, ShuffleRequest
 from p2pfish.core.wire import Json
+from p2pfish.games.registry import make_bot
 
 PLACEHOLDER_DIGEST = bytes(32)
 

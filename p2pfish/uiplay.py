@@ -16,7 +16,7 @@ from prompt_toolkit.output import Output
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules, kit_for
 from p2pfish.net.lobby import PlayerCard, new_join_code
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
 from p2pfish.netplay import PeerOptions, host_game
@@ -25,7 +25,7 @@ from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS
 from p2pfish.ui.app import GameApp, Lobby
-from p2pfish.ui.kits import kit_for
+from p2pfish.ui.kit import GameUi
 
 
 class SessionWindow:
@@ -123,6 +123,7 @@ class UiFrontend:
         self._app_task: asyncio.Future[None] | None = None
         self._lobby: Lobby | None = None
         self._session: Session | None = None
+        self.kit: GameUi | None = None
 
     def _start(self) -> None:
         if self.start_now is not None:
@@ -153,13 +154,14 @@ class UiFrontend:
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
         self._ensure_app()
         self.names, self.store = session.setup.shown_names, store
-        self.app.start(NodeController(session, node))
+        self.kit = kit_for(session.setup.game)
+        self.app.start(NodeController(session, node), self.kit)
         self._session = session
 
     def event(self, event: NodeEvent) -> None:
         names = self.names
-        if isinstance(event, Applied):
-            self.app.log(self.app.kit.narrate(event.seat, event.action, names))
+        if isinstance(event, Applied) and self.kit is not None:
+            self.app.log(self.kit.narrate(event.seat, event.action, names))
         elif isinstance(event, Finished) and self._session is not None:
             result = audit(self._session.transcript())
             verdict = (

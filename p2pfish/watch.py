@@ -1,36 +1,28 @@
-"""Watch one game played by bots, narrated in words, with the pond drawn after each fill.
+"""Watch one game played by bots, narrated in words (with the board drawn as text where the game's kit
+can draw it) and audited at the end.
 
-Every bot is a full peer with its own session, identity and secrets, joined by an in-memory network:
-the pond is drawn by joint randomness, each cat column is committed and later opened, and the
-signed transcript is audited at the end. This is `p2pfish play` until networked play and the
-terminal UI exist.
+Every bot is a full peer with its own session, identity and secrets, joined by an in-memory network: every
+draw is by joint randomness, every secret committed and later opened, and the signed transcript is audited
+at the end.
 """
 
 import random
 import tempfile
 from pathlib import Path
 
-from p2pfish.bots import make_bot
-from p2pfish.core.actions import Chance, Commit, Reveal
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
-from p2pfish.games import get_rules
-from p2pfish.games.fishnstones import RULES
+from p2pfish.games.registry import get_rules, kit_for, make_bot
 from p2pfish.paths import write_private_file
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, Session
 from p2pfish.session.setup import GameSetup
-from p2pfish.ui.fishnstones_text import render_pond, render_scores
+from p2pfish.ui.kit import GameUi
 
 
 def watch_game(game_id: str, bots: int, seed: int | None) -> int:
     rules = get_rules(game_id)
-    if rules is not RULES:
-        raise MalformedInput(
-            f"watch narrates Fish'n'Stones only; to see {rules.title} bots play: p2pfish match {rules.id} "
-            f"(or play against them: p2pfish play {rules.id})"
-        )
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
         raise MalformedInput(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
@@ -43,7 +35,7 @@ def watch_game(game_id: str, bots: int, seed: int | None) -> int:
     setup = GameSetup.create(rules.id, {}, tuple(s.public_bytes for s in signers), names)
     table = MemoryTable(setup, signers, [bot.choose for bot in bots_by_seat], rng=rng)
     print(f"{rules.title}, {players} peers in this process, seed {seed}, session {setup.session_id.hex()[:16]}")
-    narrator = _Narrator(table.sessions[0], names)
+    narrator = _Narrator(table.sessions[0], names, kit_for(rules.id))
     table.start()
     while table.step():
         narrator.tell()
@@ -52,12 +44,18 @@ def watch_game(game_id: str, bots: int, seed: int | None) -> int:
 
 
 class _Narrator:
-    """Tells seat 0's events in words, replaying them on a rules state of its own to draw the pond."""
+    """Tells seat 0's events in words, and draws the board as everyone sees it whenever chance changed it."""
 
-    def __init__(self, session: Session, names: tuple[str, ...]) -> None:
+    def __init__(self, session: Session, names: tuple[str, ...], kit: GameUi) -> None:
         self.session = session
         self.names = names
-        self.state = session.rules.new_game(session.setup.players, session.setup.option_map)
+        self.kit = kit
+        self.board = self._board()
+
+    def _board(self) -> str:
+        if self.kit.text_board is None:
+            return ""
+        return self.kit.text_board(self.session.rules.view(self.session.state, 0, {}), self.names)
 
     def tell(self) -> None:
         for event in self.session.take_events():
@@ -65,23 +63,10 @@ class _Narrator:
                 self._tell_applied(event)
 
     def _tell_applied(self, event: Applied) -> None:
-        rules, before = self.session.rules, self.state
-        self.state = rules.apply(before, event.seat, event.action)
-        if event.seat is None:
-            assert isinstance(event.action, Chance)
-            if before.phase == "start":
-                print(f"{self.names[int(event.action.values[0])]} starts (drawn by joint randomness).")
-            else:
-                print(f"\n— Round {self.state.round}: the pond is filled by joint randomness —")
-                print(render_pond(rules.view(self.state, 0, {}), self.names))
-            return
-        who = f"{self.names[event.seat]} ({before.shores[event.seat]})"
-        if isinstance(event.action, Commit):
-            print(f"  {who} casts the cat face down (commitment {event.action.digest.hex()[:12]}…).")
-        elif isinstance(event.action, Reveal):
-            print(f"  {who} reveals the cat in column {event.action.value}: the commitment opens.")
-        else:
-            print(f"  {who}: {event.action}")
+        print(("" if event.seat is None else "  ") + self.kit.narrate(event.seat, event.action, self.names))
+        if event.seat is None and (board := self._board()) != self.board:
+            self.board = board
+            print(board)
 
 
 def _finish(session: Session, names: tuple[str, ...]) -> int:
@@ -91,7 +76,8 @@ def _finish(session: Session, names: tuple[str, ...]) -> int:
     outcome = session.outcome()
     assert outcome is not None
     print("\n— Final scores —")
-    print(render_scores(session.rules.view(session.state, 0, {}), names))
+    for name, points in zip(names, outcome.scores, strict=True):
+        print(f"  {name:<16} {points:>3} points")
     print("Winner: " + " and ".join(names[s] for s in outcome.winners))
     path = Path(tempfile.gettempdir()) / f"p2pfish-{session.session_id.hex()[:16]}.jsonl"
     write_private_file(path, b"\n".join(session.transcript()) + b"\n", "transcript")

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from p2pfish.core.actions import Action, Commit, SecretChoice
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules
 from p2pfish.session.envelope import MAX_DEPTH, MAX_MESSAGE_BYTES, canonical, open_envelope
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, Session

@@ -19,7 +19,7 @@ from p2pfish.core.actions import Action
 from p2pfish.core.game import Outcome
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.fishnstones import RULES
+from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.session.envelope import Envelope, open_envelope, seal
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, Event, Fault, Session

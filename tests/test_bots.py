@@ -4,9 +4,8 @@ import random
 
 import pytest
 
-from p2pfish.bots import make_bot
 from p2pfish.core.errors import MalformedInput
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import Step, play_game, selfplay
 
 RULES = get_rules("fishnstones")

@@ -84,8 +84,14 @@ def test_bench_json_reports_the_rules_figure(capsys: pytest.CaptureFixture[str])
 def test_watch_narrates_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "watch", "--seed", "4", "--bots", "2")
     assert code == 0
-    assert out.count("the pond is filled") == 4
+    assert out.count("The pond is filled") == 4 and out.count("   a        b        c") == 4, "the pond is drawn"
     assert "Final scores" in out and "Winner:" in out
+
+
+@pytest.mark.parametrize("game", ["kunayala", "fishfish", "kingfish"])
+def test_watch_narrates_every_game(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    code, out, _ = run(capsys, "watch", game, "--seed", "1", "--bots", "1")
+    assert code == 0 and "Final scores" in out and "verified" in out
 
 
 def test_python_dash_m_runs_and_help_lists_commands() -> None:

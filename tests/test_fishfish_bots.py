@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 
-from p2pfish.bots import make_bot
-from p2pfish.bots.fishfish_greedy import GreedyFishFish
 from p2pfish.core.actions import Action, Commit
-from p2pfish.games import get_rules
-from p2pfish.games.fishfish import BAITS, BREDOUILLE, BUTIN_SLOTS, PRISE, Bait, Bet, Cast, View
+from p2pfish.games.fishfish.greedy import GreedyFishFish
+from p2pfish.games.fishfish.rules import BAITS, BREDOUILLE, BUTIN_SLOTS, PRISE, Bait, Bet, Cast, View
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import Step, play_game, selfplay
 
 RULES = get_rules("fishfish")

@@ -19,7 +19,7 @@ from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
 from p2pfish.core.errors import IllegalAction
 from p2pfish.core.game import ChanceRequest
 from p2pfish.core.wire import Scalar
-from p2pfish.games.fishfish import BET, OVER, REVEAL, RULES, Bait, Bet, State
+from p2pfish.games.fishfish.rules import BET, OVER, REVEAL, RULES, Bait, Bet, State
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 P, B = "prise", "bredouille"

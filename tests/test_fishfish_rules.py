@@ -20,8 +20,7 @@ from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest
 from p2pfish.core.wire import Json, Scalar
 from p2pfish.crypto.identity import Identity
-from p2pfish.games import get_rules
-from p2pfish.games.fishfish import (
+from p2pfish.games.fishfish.rules import (
     BAIT,
     BET,
     CAST,
@@ -35,6 +34,7 @@ from p2pfish.games.fishfish import (
     View,
     peche_purpose,
 )
+from p2pfish.games.registry import get_rules
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
 from p2pfish.core.errors import IllegalAction
-from p2pfish.games.fishnstones import OVER, RULES, SPOT_BY_NAME, Bait, Cast, Fish, NoBait, State, cat_purpose
+from p2pfish.games.fishnstones.rules import OVER, RULES, SPOT_BY_NAME, Bait, Cast, Fish, NoBait, State, cat_purpose
 
 ITEMS = ("fish", "stone", "water")
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,7 +16,7 @@ import pytest
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.wire import Json
-from p2pfish.games.fishnstones import (
+from p2pfish.games.fishnstones.rules import (
     COLUMNS,
     OVER,
     RULES,

@@ -64,7 +64,7 @@ from p2pfish.core.actions import Action, Reveal, RevealsCards
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules
 from p2pfish.net import lobby
 from p2pfish.net.lobby import LobbyHost, LobbyRefused, PlayerCard, Table, code_key
 from p2pfish.net.node import AWAY, BYE, HEARTBEAT, MESSAGE, NodeTimers, PeerNode

@@ -9,9 +9,8 @@ import os
 import random
 from pathlib import Path
 
-from p2pfish.bots import make_bot
 from p2pfish.core.wire import Json
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import Step, play_game
 
 GOLDEN = Path(__file__).parent / "golden" / "fishnstones_4p.json"

@@ -6,10 +6,21 @@ from typing import Any
 
 import pytest
 
-from p2pfish.bots import make_bot
-from p2pfish.bots.kingfish_greedy import GreedyKingFish
-from p2pfish.games import get_rules
-from p2pfish.games.kingfish import BAIT, CHOOSE, LINE, REEL, TACKLE, Catch, ChoosePond, Keep, PlayBait, PlayLine, View
+from p2pfish.games.kingfish.greedy import GreedyKingFish
+from p2pfish.games.kingfish.rules import (
+    BAIT,
+    CHOOSE,
+    LINE,
+    REEL,
+    TACKLE,
+    Catch,
+    ChoosePond,
+    Keep,
+    PlayBait,
+    PlayLine,
+    View,
+)
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import Step, play_game, selfplay
 
 RULES = get_rules("kingfish")

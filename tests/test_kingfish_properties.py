@@ -22,7 +22,7 @@ from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
-from p2pfish.games.kingfish import (
+from p2pfish.games.kingfish.rules import (
     OVER,
     RULES,
     Catch,

@@ -23,8 +23,7 @@ from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, ca
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
 from p2pfish.core.wire import Scalar
-from p2pfish.games import get_rules
-from p2pfish.games.kingfish import (
+from p2pfish.games.kingfish.rules import (
     BAIT,
     CHOOSE,
     DECK_LABELS,
@@ -45,6 +44,7 @@ from p2pfish.games.kingfish import (
     catches,
     fish_points,
 )
+from p2pfish.games.registry import get_rules
 
 DRY_PONDS = "JS QS KS JH QH KH JD QD KD"
 DRY_LAST = "JC QC KC"

@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
-from p2pfish.bots import make_bot
-from p2pfish.bots.kunayala_greedy import GreedyKunaYala
 from p2pfish.core.actions import Action
-from p2pfish.games import get_rules
-from p2pfish.games.kunayala import FISH_COLOURS, View
+from p2pfish.games.kunayala.greedy import GreedyKunaYala
+from p2pfish.games.kunayala.rules import FISH_COLOURS, View
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import Step, play_game, selfplay
 
 RULES = get_rules("kunayala")

@@ -19,7 +19,7 @@ from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, ca
 from p2pfish.core.errors import IllegalAction
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
 from p2pfish.core.wire import Json
-from p2pfish.games.kunayala import (
+from p2pfish.games.kunayala.rules import (
     OVER,
     REVEAL,
     RULES,

@@ -16,14 +16,12 @@ from typing import Any
 
 import pytest
 
-from p2pfish.bots import make_bot
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.games import get_rules
-from p2pfish.games.kunayala import (
+from p2pfish.games.kunayala.rules import (
     BACKGROUNDS,
     COLOUR_DECK,
     DEFAULT_MIX,
@@ -49,6 +47,7 @@ from p2pfish.games.kunayala import (
     parse_options,
     scores,
 )
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable

@@ -6,18 +6,37 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parent.parent / "p2pfish"
+GAME_FOLDERS = sorted(path.name for path in (PACKAGE / "games").iterdir() if (path / "rules.py").exists())
+UI_PARTS = ("screen", "commands", "words", "text", "kit")
 
 FORBIDDEN = {
     "core": ["p2pfish.games", "p2pfish.crypto", "p2pfish.session", "p2pfish.net", "p2pfish.ui", "p2pfish.bots"],
-    "games": ["p2pfish.crypto", "p2pfish.session", "p2pfish.net", "p2pfish.ui", "p2pfish.bots", "zmq",
+    "rules": ["p2pfish.crypto", "p2pfish.session", "p2pfish.net", "p2pfish.ui", "p2pfish.bots", "zmq",
               "prompt_toolkit", "random", "secrets", "os", "socket", "sqlite3", "time"],
     "crypto": ["p2pfish.games", "p2pfish.session", "p2pfish.net", "p2pfish.ui", "p2pfish.bots", "zmq",
                "prompt_toolkit"],
     "session": ["p2pfish.net", "p2pfish.ui", "p2pfish.bots", "zmq", "prompt_toolkit", "socket", "asyncio"],
     "net": ["p2pfish.games", "p2pfish.ui", "p2pfish.bots", "prompt_toolkit"],
-    "bots": ["p2pfish.net", "p2pfish.session", "p2pfish.crypto", "zmq"],
+    "bots": ["p2pfish.net", "p2pfish.session", "p2pfish.crypto", "p2pfish.ui", "zmq", "prompt_toolkit"],
     "ui": ["p2pfish.net", "p2pfish.session", "zmq"],
+    "entry": ["p2pfish.net", "p2pfish.session", "p2pfish.crypto", "zmq"],
 }  # fmt: skip
+"""What each layer must not import. A game's folder holds three layers — rules.py its rules, greedy.py its
+bot, the rest its terminal kit — and its entry (__init__.py; with games/game.py and games/registry.py)."""
+
+
+def layer_of(path: Path) -> str | None:
+    parts = path.relative_to(PACKAGE).parts
+    if parts[0] != "games":
+        return parts[0] if len(parts) > 1 and parts[0] in FORBIDDEN else None
+    if len(parts) == 2:
+        return "rules" if parts[1] == "__init__.py" else "entry"
+    module = Path(parts[2]).stem
+    if module == "rules":
+        return "rules"
+    if module == "greedy":
+        return "bots"
+    return "ui" if module in UI_PARTS else "entry"
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -32,8 +51,10 @@ def imported_modules(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))
 def test_layer_imports_only_what_it_may(layer: str) -> None:
+    paths = [path for path in sorted(PACKAGE.rglob("*.py")) if layer_of(path) == layer]
+    assert paths, f"no module is of layer {layer}"
     offences = []
-    for path in sorted((PACKAGE / layer).rglob("*.py")):
+    for path in paths:
         for name in imported_modules(path):
             for banned in FORBIDDEN[layer]:
                 if name == banned or name.startswith(banned + "."):
@@ -42,7 +63,30 @@ def test_layer_imports_only_what_it_may(layer: str) -> None:
 
 
 def test_the_layer_check_sees_imports() -> None:
-    assert "p2pfish.core.errors" in imported_modules(PACKAGE / "games" / "fishnstones.py")
+    assert "p2pfish.core.errors" in imported_modules(PACKAGE / "games" / "fishnstones" / "rules.py")
+    assert layer_of(PACKAGE / "games" / "kingfish" / "screen.py") == "ui"
+    assert layer_of(PACKAGE / "games" / "kingfish" / "greedy.py") == "bots"
+
+
+def test_a_game_is_one_folder_that_no_other_game_and_no_generic_module_imports() -> None:
+    """A game's modules import only their own folder's, and outside the games only the registry names a game's
+    folder (and the bench, whose figures are those of named games, e.g. a King Fish deal): adding a game is a
+    folder and a line."""
+    offences = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        inside = path.relative_to(PACKAGE).parts
+        own = inside[1] if inside[0] == "games" and len(inside) > 2 else None
+        for name in imported_modules(path):
+            parts = name.split(".")
+            if parts[:2] != ["p2pfish", "games"] or len(parts) < 3 or parts[2] not in GAME_FOLDERS:
+                continue
+            allowed = (
+                path.relative_to(PACKAGE) == Path("games/registry.py") or path.parent == PACKAGE / "tools" / "bench"
+            )
+            if parts[2] != own and not allowed:
+                offences.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert offences == []
+    assert GAME_FOLDERS == ["fishfish", "fishnstones", "kingfish", "kunayala"]
 
 
 def test_no_production_module_imports_a_test_tool() -> None:

@@ -12,7 +12,7 @@ import pytest
 from secrecy_helpers import strings
 
 from p2pfish.core.actions import Dealt, RevealCard
-from p2pfish.games.kingfish import PlayLine
+from p2pfish.games.kingfish.rules import PlayLine
 from p2pfish.session.audit import read_setup
 from p2pfish.session.envelope import open_envelope
 from p2pfish.session.session import Session

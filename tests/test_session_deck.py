@@ -3,7 +3,7 @@ up by their owner's key, every pass proven and checked when it arrives — and e
 the deck caught and blamed on the right seat before any card of the deck is dealt."""
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +14,6 @@ from p2pfish.core.wire import Json
 from p2pfish.crypto import secp256k1
 from p2pfish.crypto.identity import Identity
 from p2pfish.crypto.proven_deck import card_point, make_lock_pass, make_rekey_pass
-from p2pfish.games import REGISTRY
 from p2pfish.selfplay import play_game
 from p2pfish.session import bodies
 from p2pfish.session.audit import audit
@@ -24,20 +23,14 @@ from p2pfish.session.session import DROP_AFTER_S, Session
 from p2pfish.session.setup import GameSetup
 
 
-@pytest.fixture(autouse=True)
-def highcard_registered() -> Iterator[None]:
-    REGISTRY[RULES.id] = RULES
-    yield
-    del REGISTRY[RULES.id]
-
-
 def table(players: int, seed: int = 1) -> MemoryTable:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     setup = GameSetup.create(
         RULES.id, {}, tuple(s.public_bytes for s in signers), tuple(f"p{s}" for s in range(players))
     )
     rng = random.Random(seed)
-    return MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    choosers = [lambda view, legal: rng.choice(legal)] * players
+    return MemoryTable(setup, signers, choosers, rng=random.Random(seed), rules=RULES)
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -48,7 +41,7 @@ def test_a_dealt_game_ends_agreed_and_verified(players: int) -> None:
     assert len(outcomes) == 1 and all(s.finished and s.fault is None for s in game.sessions)
     for session in game.sessions:
         assert session.decks[DECK].published, "keys were published during play"
-    result = audit(game.sessions[0].transcript())
+    result = audit(game.sessions[0].transcript(), RULES)
     assert result.verified and str(result.outcome) in outcomes
 
 
@@ -90,7 +83,7 @@ class Cheater(Session):
 
 def with_cheater(game: MemoryTable, seat: int, tamper: Callable[[dict[str, Json]], dict[str, Json]]) -> MemoryTable:
     signer = Identity.from_seed(bytes([seat + 1]) * 32)
-    game.sessions[seat] = Cheater(game.setup, seat, signer, game.stores[seat], tamper=tamper)
+    game.sessions[seat] = Cheater(game.setup, seat, signer, game.stores[seat], tamper=tamper, rules=RULES)
     return game
 
 
@@ -128,7 +121,7 @@ def assert_blamed_before_any_deal(game: MemoryTable, cheater: int, kind: str = "
         assert fault is not None and (fault.seat, fault.kind) == (cheater, kind), fault
         assert fault.evidence, "the cheat's own signed pass is the evidence"
         assert session.turn == 0 and session.log == [], "caught at the pass, before the deck was dealt"
-        replayed = audit(session.transcript())
+        replayed = audit(session.transcript(), RULES)
         assert replayed.fault is not None and replayed.fault.seat == cheater
 
 
@@ -186,7 +179,7 @@ def with_deck_cheater(
     game: MemoryTable, seat: int, kind: str, rig: Callable[[list[bytes]], list[bytes]]
 ) -> MemoryTable:
     signer = Identity.from_seed(bytes([seat + 1]) * 32)
-    game.sessions[seat] = DeckCheater(game.setup, seat, signer, game.stores[seat], rig=rig, kind=kind)
+    game.sessions[seat] = DeckCheater(game.setup, seat, signer, game.stores[seat], rig=rig, kind=kind, rules=RULES)
     return game
 
 
@@ -218,7 +211,7 @@ def test_a_peer_resumed_after_a_marked_deck_reaches_the_same_verdict() -> None:
     game.run()
     live = game.sessions[1]
     assert live.fault is not None and live.fault.seat == 0
-    resumed = Session.resume(game.stores[1], Identity.from_seed(bytes([2]) * 32))
+    resumed = Session.resume(game.stores[1], Identity.from_seed(bytes([2]) * 32), rules=RULES)
     assert resumed.fault is not None and (resumed.fault.seat, resumed.fault.kind) == (0, "violation")
 
 

@@ -20,7 +20,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.crypto.encoding import length_prefixed
 from p2pfish.crypto.identity import Identity, verify
-from p2pfish.games.fishnstones import RULES
+from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.session import bodies
 from p2pfish.session.envelope import (
     GENESIS,

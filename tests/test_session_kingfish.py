@@ -12,7 +12,7 @@ import pytest
 from p2pfish.core.actions import card_name
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.kingfish import DECK_LABELS, RULES, State
+from p2pfish.games.kingfish.rules import DECK_LABELS, RULES, State
 from p2pfish.session.audit import audit
 from p2pfish.session.decks import keys_to_wire
 from p2pfish.session.memory_table import MemoryTable

@@ -5,16 +5,14 @@ like (unknown types, calls for audits of decks that do not exist, messages for t
 not yet due, garbage fields) or go quiet at any point."""
 
 import random
-from collections.abc import Iterator
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toy_games.highcard import RULES as HIGHCARD
 
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
-from p2pfish.games import REGISTRY
+from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.envelope import seal
 from p2pfish.session.memory_table import MemoryTable
@@ -23,13 +21,6 @@ from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
 
 HOSTILE = 1
-
-
-@pytest.fixture(autouse=True, scope="module")
-def highcard_registered() -> Iterator[None]:
-    REGISTRY[HIGHCARD.id] = HIGHCARD
-    yield
-    del REGISTRY[HIGHCARD.id]
 
 
 def hostile_bodies(turn: int) -> list[dict[str, Json]]:
@@ -53,7 +44,9 @@ def make_table(game: str, players: int, seed: int) -> MemoryTable:
     roster = tuple(s.public_bytes for s in signers)
     setup = GameSetup.create(game, {}, roster, tuple(f"p{s}" for s in range(players)))
     rng = random.Random(seed)
-    return MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    rules = HIGHCARD if game == HIGHCARD.id else get_rules(game)
+    choosers = [lambda view, legal: rng.choice(legal)] * players
+    return MemoryTable(setup, signers, choosers, rng=random.Random(seed), rules=rules)
 
 
 def assert_someone_is_waited_on(session: Session) -> None:

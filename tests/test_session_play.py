@@ -23,7 +23,7 @@ from p2pfish.core.actions import Chance, Commit, Reveal
 from p2pfish.core.wire import Json, Scalar, str_field
 from p2pfish.crypto.commitment import check_opening
 from p2pfish.crypto.randomness import contribution_purpose, draw, joint_seed
-from p2pfish.games.fishnstones import RULES
+from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.session.bodies import hex_field, turn_of
 from p2pfish.session.session import ChatReceived, Finished, Session
 from p2pfish.session.store import MemoryStore

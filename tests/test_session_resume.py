@@ -24,7 +24,7 @@ from session_helpers import (
 )
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.games.fishnstones import Bait
+from p2pfish.games.fishnstones.rules import Bait
 from p2pfish.session import bodies
 from p2pfish.session.core import MAX_WAITING
 from p2pfish.session.memory_table import MemoryTable

@@ -29,7 +29,7 @@ from session_helpers import (
 
 from p2pfish.core.actions import Commit, Reveal
 from p2pfish.core.wire import Json
-from p2pfish.games.fishnstones import NEIGHBOURS, RULES, SPOTS, Bait, Cast, Fish, NoBait, column_spots
+from p2pfish.games.fishnstones.rules import NEIGHBOURS, RULES, SPOTS, Bait, Cast, Fish, NoBait, column_spots
 from p2pfish.session import bodies
 from p2pfish.session.chains import MAX_AHEAD
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, canonical, open_envelope, seal

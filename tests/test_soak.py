@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pfish.tools.soak import GAMES, SHORTEST, CrashRun, Verdict, check_crash, crash_match, soak_plan, summary
+from p2pfish.games.registry import game_of
+from p2pfish.tools.soak import GAMES, CrashRun, Verdict, check_crash, crash_match, soak_plan, summary
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), [("fishnstones", 3, 11), ("fishfish", 3, 4)])
@@ -86,4 +87,4 @@ def test_the_soak_plan_takes_every_game_through_every_table_size() -> None:
     assert len(plan) == 50 and len({seed for _, _, seed in plan}) == 50
     assert {game for game, _, _ in plan} == set(GAMES)
     for game in GAMES:
-        assert {players for g, players, _ in plan if g == game} == set(SHORTEST[game])
+        assert {players for g, players, _ in plan if g == game} == set(game_of(game).shortest_game)

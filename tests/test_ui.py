@@ -9,7 +9,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output import DummyOutput
 from ui_helpers import drive, until
 
-from p2pfish.games.fishnstones import Cast, View
+from p2pfish.games.fishnstones.rules import Cast, View
 from p2pfish.uiplay import TableController
 
 

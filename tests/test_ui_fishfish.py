@@ -9,7 +9,11 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from ui_helpers import Recorder, drive, table_app, until
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
-from p2pfish.games.fishfish import (
+from p2pfish.games.fishfish import commands as fishfish_commands
+from p2pfish.games.fishfish import screen as fishfish_screen
+from p2pfish.games.fishfish.commands import command, describe, parse
+from p2pfish.games.fishfish.kit import KIT as FISHFISH
+from p2pfish.games.fishfish.rules import (
     BAIT,
     BET,
     BREDOUILLE,
@@ -28,12 +32,10 @@ from p2pfish.games.fishfish import (
     View,
     peche_purpose,
 )
-from p2pfish.ui import fishfish_commands, fishfish_screen
+from p2pfish.games.fishfish.screen import HEIGHT, WIDTH, board, kinds_text, score_parts, scores, status
+from p2pfish.games.fishfish.words import narrate
+from p2pfish.games.registry import kit_for
 from p2pfish.ui.drawing import short_names
-from p2pfish.ui.fishfish_commands import command, describe, parse
-from p2pfish.ui.fishfish_screen import HEIGHT, WIDTH, board, kinds_text, score_parts, scores, status
-from p2pfish.ui.fishfish_words import narrate
-from p2pfish.ui.kits import FISHFISH, kit_for
 
 NAMES = ("Ann", "Bob", "Carla", "Dmitri", "Eve", "Fernando", "Gunnhildur", "Hiroshi")
 SEEDS = ((2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6), (8, 7), (8, 8))

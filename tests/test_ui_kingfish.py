@@ -16,7 +16,11 @@ from ui_helpers import Recorder, drive, table_app, until
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
 from p2pfish.core.game import Known
-from p2pfish.games.kingfish import (
+from p2pfish.games.kingfish import commands as kingfish_commands
+from p2pfish.games.kingfish import screen as kingfish_screen
+from p2pfish.games.kingfish.commands import command, describe, parse, read_card
+from p2pfish.games.kingfish.kit import KIT as KINGFISH
+from p2pfish.games.kingfish.rules import (
     BAIT,
     CHOOSE,
     DEAL,
@@ -38,12 +42,10 @@ from p2pfish.games.kingfish import (
     label_at,
     round_points,
 )
-from p2pfish.ui import kingfish_commands, kingfish_screen
+from p2pfish.games.kingfish.screen import HEIGHT, STATUS_WIDTH, WIDTH, board, scores, sorted_hand, status
+from p2pfish.games.kingfish.words import card_text, narrate
+from p2pfish.games.registry import kit_for
 from p2pfish.ui.app import GameApp
-from p2pfish.ui.kingfish_commands import command, describe, parse, read_card
-from p2pfish.ui.kingfish_screen import HEIGHT, STATUS_WIDTH, WIDTH, board, scores, sorted_hand, status
-from p2pfish.ui.kingfish_words import card_text, narrate
-from p2pfish.ui.kits import KINGFISH, kit_for
 
 NAMES = ("Ann", "Bob", "Carla", "Dmitri", "Eve")
 SEEDS = ((2, 1), (3, 2), (4, 3), (5, 4), (5, 5), (3, 6))

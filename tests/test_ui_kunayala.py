@@ -8,7 +8,11 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from ui_helpers import Recorder, drive, table_app, until
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
-from p2pfish.games.kunayala import (
+from p2pfish.games.kunayala import commands as kunayala_commands
+from p2pfish.games.kunayala import screen as kunayala_screen
+from p2pfish.games.kunayala.commands import command, describe, parse, placement_error
+from p2pfish.games.kunayala.kit import KIT as KUNAYALA
+from p2pfish.games.kunayala.rules import (
     BONES,
     CORAL,
     DISCARDS,
@@ -27,11 +31,9 @@ from p2pfish.games.kunayala import (
     card,
     cells_for,
 )
-from p2pfish.ui import kunayala_commands, kunayala_screen
-from p2pfish.ui.kits import KUNAYALA, kit_for
-from p2pfish.ui.kunayala_commands import command, describe, parse, placement_error
-from p2pfish.ui.kunayala_screen import HEIGHT, WIDTH, board, score_parts, scores, status
-from p2pfish.ui.kunayala_words import narrate
+from p2pfish.games.kunayala.screen import HEIGHT, WIDTH, board, score_parts, scores, status
+from p2pfish.games.kunayala.words import narrate
+from p2pfish.games.registry import kit_for
 
 NAMES = ("Ann", "Bob", "Carla", "Dmitri")
 SEEDS = ((2, 1), (2, 5), (3, 2), (3, 8), (4, 3), (4, 7))

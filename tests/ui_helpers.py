@@ -12,10 +12,10 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2pfish.bots import make_bot
 from p2pfish.core.actions import Action
 from p2pfish.core.game import GameRules, Known, Outcome
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import kit_for, make_bot
 from p2pfish.selfplay import Step, play_game
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
@@ -163,7 +163,7 @@ def table_app(
     with create_pipe_input() as pipe:
         app = GameApp(input=pipe, output=output or DummyOutput(), ascii_only=ascii_only)
         controller = TableController(table, 0, app)
-        app.start(controller)
+        app.start(controller, kit_for(game))
         table.start()
         controller.settle()
         yield Harness(app, controller, pipe, table)

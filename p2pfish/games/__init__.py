@@ -1,23 +1,5 @@
-"""The rules of each game, one module per game, and the registry of game ids."""
+"""The games. Each is one folder — its rules, its bots, its terminal screens and commands — and one typed
+entry (p2pfish/games/game.py) in the registry written out by hand (p2pfish/games/registry.py)."""
 
-from p2pfish.core.errors import MalformedInput
-from p2pfish.core.game import AnyRules
-from p2pfish.games.fishfish import RULES as FISHFISH
-from p2pfish.games.fishnstones import RULES as FISHNSTONES
-from p2pfish.games.kingfish import RULES as KINGFISH
-from p2pfish.games.kunayala import RULES as KUNAYALA
-
-REGISTRY: dict[str, AnyRules] = {
-    FISHNSTONES.id: FISHNSTONES,
-    KUNAYALA.id: KUNAYALA,
-    FISHFISH.id: FISHFISH,
-    KINGFISH.id: KINGFISH,
-}
-
-
-def get_rules(game_id: str) -> AnyRules:
-    try:
-        return REGISTRY[game_id]
-    except KeyError:
-        known = ", ".join(sorted(REGISTRY))
-        raise MalformedInput(f"unknown game {game_id!r} (known: {known})") from None
+DEFAULT_GAME = "fishnstones"
+"""The game `play` and `watch` start when none is named."""

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.game import Outcome
+from p2pfish.core.game import AnyRules, Outcome
 from p2pfish.core.wire import as_object, field, str_field
 from p2pfish.session.envelope import open_envelope
 from p2pfish.session.session import Fault, Session
@@ -44,12 +44,12 @@ def read_setup(header: bytes) -> GameSetup:
     return GameSetup.from_wire(field(obj, "setup"))
 
 
-def audit(lines: Sequence[bytes]) -> AuditResult:
+def audit(lines: Sequence[bytes], rules: AnyRules | None = None) -> AuditResult:
     """Verify a transcript (header line first). Raises MalformedInput if the header is unreadable."""
     if not lines:
         raise MalformedInput("the transcript is empty")
     setup = read_setup(lines[0])
-    observer = Session(setup, None, None, MemoryStore())
+    observer = Session(setup, None, None, MemoryStore(), rules=rules)
     messages = [line for line in lines[1:] if line.strip()]
     for raw in messages:
         if _belongs_elsewhere(raw, setup):

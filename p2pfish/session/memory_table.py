@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pfish.core.actions import Action
+from p2pfish.core.game import AnyRules
 from p2pfish.session.envelope import Signer
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
@@ -27,11 +28,14 @@ class MemoryTable:
         rng: random.Random | None = None,
         duplicate: float = 0.0,
         stores: Sequence[Store] | None = None,
+        rules: AnyRules | None = None,
     ) -> None:
         self.setup = setup
         self.choosers = list(choosers)
         self.stores: list[Store] = list(stores) if stores is not None else [MemoryStore() for _ in signers]
-        self.sessions = [Session(setup, seat, signer, self.stores[seat]) for seat, signer in enumerate(signers)]
+        self.sessions = [
+            Session(setup, seat, signer, self.stores[seat], rules=rules) for seat, signer in enumerate(signers)
+        ]
         self.rng = rng
         self.duplicate = duplicate
         self.in_flight: list[tuple[int, int, bytes]] = []

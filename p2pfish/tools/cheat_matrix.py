@@ -12,11 +12,12 @@ from collections.abc import Sequence
 
 from p2pfish.core.errors import P2pfishError
 from p2pfish.core.text import printable
-from p2pfish.games import get_rules
+from p2pfish.games.registry import GAMES as REGISTERED
+from p2pfish.games.registry import get_rules
 from p2pfish.tools.cheats import HOST_KINDS, KINDS, Cheat
 from p2pfish.tools.match import run_match
 
-GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
+GAMES = tuple(game.id for game in REGISTERED)
 PLAYERS = 3
 MATCH_TIMEOUT_S = 90.0
 

@@ -18,10 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from p2pfish.bots import make_bot
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.net.lobby import new_join_code
 from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit

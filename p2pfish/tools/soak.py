@@ -26,22 +26,13 @@ from pathlib import Path
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable
 from p2pfish.core.wire import Json
-from p2pfish.games import get_rules
+from p2pfish.games.registry import GAMES as REGISTERED
+from p2pfish.games.registry import game_of, get_rules
 from p2pfish.session.audit import audit
 from p2pfish.tools.match import MatchTable, PeerProcess
 
-GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
+GAMES = tuple(game.id for game in REGISTERED)
 KINDS = ("greedy", "random")
-
-SHORTEST: dict[str, dict[int, int]] = {
-    "fishnstones": {2: 54, 3: 81, 4: 108},
-    "kunayala": {2: 420, 3: 620, 4: 760},
-    "fishfish": {2: 30, 3: 70, 4: 50, 5: 80, 6: 100, 7: 140, 8: 175},
-    "kingfish": {2: 100, 3: 240, 4: 400, 5: 470},
-}
-"""Fewer messages than any bot game of this game and table size holds (from self-play of 8-60 games
-each through the in-memory table, rounded down): the kill point is drawn below it, so the game is
-still under way when the victim is killed."""
 
 POLL_S = 0.02
 
@@ -128,7 +119,9 @@ Check = Callable[[CrashRun], Verdict]
 
 
 def shortest_game(game: str, players: int) -> int:
-    by_players = SHORTEST.get(game, {})
+    """Fewer messages than any bot game of this game and table size holds (the registry's figure): the kill
+    point is drawn below it, so the game is still under way when the victim is killed."""
+    by_players = game_of(game).shortest_game
     if players not in by_players:
         raise MalformedInput(f"no crash soak for {game} with {players} players")
     return by_players[players]
@@ -318,7 +311,7 @@ def soak_plan(count: int, seed: int) -> list[tuple[str, int, int]]:
     plan: list[tuple[str, int, int]] = []
     for index in range(count):
         game = GAMES[index % len(GAMES)]
-        sizes = sorted(SHORTEST[game])
+        sizes = sorted(game_of(game).shortest_game)
         plan.append((game, sizes[(index // len(GAMES)) % len(sizes)], seed * 1000 + index))
     return plan
 

@@ -26,7 +26,7 @@ from prompt_toolkit.widgets import Frame
 
 from p2pfish.core.actions import Action
 from p2pfish.core.text import printable
-from p2pfish.ui.kits import FISHNSTONES, GameUi, kit_for
+from p2pfish.ui.kit import GameUi
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 CHOICE_ROWS, CHOICE_COLUMNS = 3, 3
@@ -125,8 +125,10 @@ class GameApp:
         self.model = Model()
         self.on_start = on_start
         self.left = False
-        self.kit: GameUi = FISHNSTONES
-        self.completer = WordCompleter(self.kit.words, ignore_case=True)
+        self.kit: GameUi | None = None
+        """The game's terminal kit, once the game starts (the lobby comes first, and a joiner learns there
+        which game it joined)."""
+        self.completer = WordCompleter([], ignore_case=True)
         self.input = Buffer(completer=self.completer, multiline=False)
         self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self.input),
@@ -146,10 +148,19 @@ class GameApp:
         self.model.lobby = lobby
         self.redraw()
 
-    def start(self, controller: Controller) -> None:
+    def _help_text(self) -> str:
+        return KEYS_HELP + ("\n" + self.kit.help if self.kit else "")
+
+    @property
+    def _game_kit(self) -> GameUi:
+        if self.kit is None:
+            raise RuntimeError("the game's screens are drawn only once it has started")
+        return self.kit
+
+    def start(self, controller: Controller, kit: GameUi) -> None:
         self.controller = controller
-        self.kit = kit_for(controller.game)
-        self.completer.words = self.kit.words
+        self.kit = kit
+        self.completer.words = kit.words
         self.model.lobby = None
         self.log("The game starts. Press ? for help.", "announce")
 
@@ -186,7 +197,7 @@ class GameApp:
         view = self.controller.view()
         self.controller.act(action)
         self.model.selected = 0
-        self.model.message = ("", f"You: {self.kit.describe(action, view, self.controller.names)}")
+        self.model.message = ("", f"You: {self._game_kit.describe(action, view, self.controller.names)}")
         self.redraw()
 
     def _enter(self) -> None:
@@ -228,7 +239,7 @@ class GameApp:
         if decision is None:
             self.model.message = ("class:error", "It is not your turn yet (say TEXT to chat, ? for help).")
             return
-        result = self.kit.parse(text, decision[0], decision[1], self.controller.names if self.controller else ())
+        result = self._game_kit.parse(text, decision[0], decision[1], self.controller.names if self.controller else ())
         if isinstance(result, str):
             self.model.message = ("class:error", result)
         else:
@@ -329,7 +340,7 @@ class GameApp:
         return FloatContainer(
             HSplit([ConditionalContainer(game, ~too_small), ConditionalContainer(small, too_small)]),
             floats=[
-                Float(ConditionalContainer(Frame(Window(FormattedTextControl(lambda: KEYS_HELP + "\n" + self.kit.help)),
+                Float(ConditionalContainer(Frame(Window(FormattedTextControl(self._help_text)),
                                                  title="Help"),
                                            Condition(lambda: self.model.help))),
                 Float(ConditionalContainer(
@@ -355,7 +366,7 @@ class GameApp:
         if self.controller is None:
             return [("", " p2pfish")]
         name = self.controller.names[self.controller.seat]
-        return [("", f" p2pfish - {self.kit.title} - you are {name} (seat {self.controller.seat})")]
+        return [("", f" p2pfish - {self._game_kit.title} - you are {name} (seat {self.controller.seat})")]
 
     def _board(self) -> StyleAndTextTuples:
         lobby = self.model.lobby
@@ -367,7 +378,7 @@ class GameApp:
         selected = None
         if decision is not None and decision[1]:
             selected = decision[1][min(self.model.selected, len(decision[1]) - 1)]
-        return self.kit.board(self.controller.view(), self.controller.names, selected, self.ascii_only)
+        return self._game_kit.board(self.controller.view(), self.controller.names, selected, self.ascii_only)
 
     def _lobby(self, lobby: Lobby) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [
@@ -386,8 +397,9 @@ class GameApp:
             return []
         view = self.controller.view()
         if self.model.winners is not None:
-            return [*self.kit.scores(view, self.controller.names, self.model.winners), ("class:turn", self.model.audit)]
-        return self.kit.status(view, self.controller.names)
+            scores = self._game_kit.scores(view, self.controller.names, self.model.winners)
+            return [*scores, ("class:turn", self.model.audit)]
+        return self._game_kit.status(view, self.controller.names)
 
     def _log(self) -> StyleAndTextTuples:
         """The newest lines that fit the panel, counting the rows a long line wraps onto."""
@@ -417,7 +429,7 @@ class GameApp:
             return self._waiting()
         view, legal = decision
         selected = min(self.model.selected, len(legal) - 1)
-        texts = [f" {self.kit.describe(action, view, self.controller.names)} " for action in legal]
+        texts = [f" {self._game_kit.describe(action, view, self.controller.names)} " for action in legal]
         width = max(len(text) for text in texts) + 2
         columns = max(1, min(CHOICE_COLUMNS, (self.app.output.get_size().columns - 4) // width))
         shown = CHOICE_ROWS * columns

@@ -11,7 +11,7 @@ from typing import Final
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import Outcome
-from p2pfish.games.kingfish import DEAL, POND_DEAL, SHUFFLE, START, KingFish, State
+from p2pfish.games.kingfish.rules import DEAL, POND_DEAL, SHUFFLE, START, KingFish, State
 
 DEALING_PHASES: Final = (START, SHUFFLE, DEAL, POND_DEAL)
 
@@ -32,10 +32,3 @@ class KingFishDeal(KingFish):
 
 
 RULES: Final = KingFishDeal()
-
-
-def register() -> None:
-    """Make the deal game known to sessions in this process (p2pfish.games.REGISTRY)."""
-    from p2pfish.games import REGISTRY
-
-    REGISTRY.setdefault(RULES.id, RULES)

@@ -116,9 +116,8 @@ async def sleep_until_ns(instant_ns: int) -> None:
 
 
 async def run_session(config: Config) -> dict[str, Json]:
-    relay_game.register()
-    deal_game.register()
     setup = GameSetup.from_wire(config.fields["setup"])
+    rules = {game.RULES.id: game.RULES for game in (relay_game, deal_game)}[setup.game]
     identity = Identity.from_seed(bytes.fromhex(str(config.fields["identity_seed"])))
     curve_publics = [str(key) for key in config.fields["curve_publics"]]
     mesh = Mesh(str(config.fields["curve_secret"]), LOOPBACK_BIND)
@@ -135,7 +134,7 @@ async def run_session(config: Config) -> dict[str, Json]:
         (config.path(f"ready-{config.seat}")).touch()
         go_ns = int(read_json(await wait_for_file(config, "go.json")))
 
-        session = Session(setup, config.seat, identity, MemoryStore())
+        session = Session(setup, config.seat, identity, MemoryStore(), rules=rules)
         sent: list[Json] = []
         got: list[Json] = []
 

@@ -108,10 +108,3 @@ class Relay:
 
 
 RULES: Final = Relay()
-
-
-def register() -> None:
-    """Make the relay game known to sessions in this process (p2pfish.games.REGISTRY)."""
-    from p2pfish.games import REGISTRY
-
-    REGISTRY.setdefault(RULES.id, RULES)

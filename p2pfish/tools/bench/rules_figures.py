@@ -4,7 +4,7 @@ import random
 import time
 
 from p2pfish.bots.random_bot import RandomBot
-from p2pfish.games import get_rules
+from p2pfish.games.registry import get_rules
 from p2pfish.selfplay import play_game
 
 GAMES = 600

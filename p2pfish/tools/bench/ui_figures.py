@@ -11,8 +11,8 @@ import time
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2pfish.bots import make_bot
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import kit_for, make_bot
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
 from p2pfish.ui.app import GameApp
@@ -47,7 +47,7 @@ async def _keypresses() -> float:
     with create_pipe_input() as pipe:
         app = GameApp(input=pipe, output=DummyOutput())
         controller = TableController(table, 0, app)
-        app.start(controller)
+        app.start(controller, kit_for("fishnstones"))
         table.start()
         controller.settle()
         rendered = asyncio.Event()

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pfish.core.actions import Action, RevealCard
-from p2pfish.games.kingfish import (
+from p2pfish.games.kingfish.rules import (
     BAIT,
     CHOOSE,
     COURT,
@@ -42,8 +42,8 @@ from p2pfish.games.kingfish import (
     rank,
     suit,
 )
-from p2pfish.ui.kingfish_screen import hand_label, sorted_hand, turn_text, turning
-from p2pfish.ui.kingfish_words import SUIT_NAMES, points_text
+from p2pfish.games.kingfish.screen import hand_label, sorted_hand, turn_text, turning
+from p2pfish.games.kingfish.words import SUIT_NAMES, points_text
 
 VERBS = ("pond", "line", "bait", "catch", "keep", "turn")
 ALIASES = {"choose": "pond", "cast": "line", "reel": "catch", "take": "catch", "fish": "catch",

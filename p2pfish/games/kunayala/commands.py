@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from p2pfish.core.actions import Action, RevealCard
-from p2pfish.games.kunayala import (
+from p2pfish.games.kunayala.rules import (
     BONES,
     BONES_CARD,
     COLOUR_DECK,
@@ -42,8 +42,8 @@ from p2pfish.games.kunayala import (
     place_other,
     place_own,
 )
-from p2pfish.ui.kunayala_screen import TOKEN_HELP
-from p2pfish.ui.kunayala_words import card_text, cell_text, kind_text
+from p2pfish.games.kunayala.screen import TOKEN_HELP
+from p2pfish.games.kunayala.words import card_text, cell_text, kind_text
 
 VERBS = ("own", "give", "octopus", "discard", "reveal")
 ALIASES = {"place": "own", "mine": "own", "other": "give", "send": "give", "octo": "octopus", "oc": "octopus"}

@@ -41,7 +41,7 @@ from typing import Any, Final, NamedTuple, TypeVar
 
 from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
-from p2pfish.games.fishfish import (
+from p2pfish.games.fishfish.rules import (
     BREDOUILLE,
     BUTIN_SLOTS,
     CAST,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action, Reveal
-from p2pfish.games.fishfish import (
+from p2pfish.games.fishfish.rules import (
     BAIT,
     BET,
     BREDOUILLE,
@@ -52,8 +52,8 @@ from p2pfish.games.fishfish import (
     butin_points,
     fisherman_of,
 )
+from p2pfish.games.fishfish.words import kind_text, tiles_text
 from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
-from p2pfish.ui.fishfish_words import kind_text, tiles_text
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""

@@ -12,7 +12,7 @@ A command that is not legal now says why; nothing is sent.
 from collections.abc import Sequence
 
 from p2pfish.core.actions import Action
-from p2pfish.games.fishnstones import (
+from p2pfish.games.fishnstones.rules import (
     NEIGHBOURS,
     NO_BAIT,
     SPOT_BY_NAME,

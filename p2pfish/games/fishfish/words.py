@@ -10,7 +10,7 @@ Everything here is plain ASCII ("Peche"): the log has no ASCII mode of its own.
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
 from p2pfish.core.options import is_number
-from p2pfish.games.fishfish import BREDOUILLE, LINES, PRISE, Bait, Bet
+from p2pfish.games.fishfish.rules import BREDOUILLE, LINES, PRISE, Bait, Bet
 from p2pfish.ui.drawing import name_of
 
 KIND_NAMES = {PRISE: "Prise", BREDOUILLE: "Bredouille"}

@@ -1,7 +1,7 @@
 """What happened, in words, for the log: one line per move or chance event of Fish'n'Stones."""
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
-from p2pfish.games.fishnstones import SPOT_NAMES, Bait, Fish, NoBait
+from p2pfish.games.fishnstones.rules import SPOT_NAMES, Bait, Fish, NoBait
 
 
 def narrate(seat: int | None, action: Action, names: tuple[str, ...]) -> str:

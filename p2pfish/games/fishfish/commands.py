@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from p2pfish.core.actions import Action, Reveal
 from p2pfish.core.wire import Json
-from p2pfish.games.fishfish import (
+from p2pfish.games.fishfish.rules import (
     BAIT,
     BET,
     BETS,
@@ -36,9 +36,9 @@ from p2pfish.games.fishfish import (
     View,
     peche_purpose,
 )
+from p2pfish.games.fishfish.screen import kinds_text, turn_text
+from p2pfish.games.fishfish.words import KIND_MEANINGS, kind_text, tiles_text
 from p2pfish.ui.drawing import name_of
-from p2pfish.ui.fishfish_screen import kinds_text, turn_text
-from p2pfish.ui.fishfish_words import KIND_MEANINGS, kind_text, tiles_text
 
 VERBS = ("bait", "cast", "bet", "pass", "reveal")
 ALIASES = {"peche": "cast", "pêche": "cast", "hide": "cast", "stake": "bet", "fold": "pass",

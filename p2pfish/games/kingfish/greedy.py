@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
-from p2pfish.games.kingfish import (
+from p2pfish.games.kingfish.rules import (
     COURT,
     MIN_HAND,
     RANKS,

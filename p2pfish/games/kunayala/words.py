@@ -6,7 +6,7 @@ The log only gets the action, not the table around it, so a placement names the 
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
 from p2pfish.core.errors import MalformedInput
-from p2pfish.games.kunayala import (
+from p2pfish.games.kunayala.rules import (
     BONES,
     COLOUR_DECK,
     CORAL,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action
-from p2pfish.games.kingfish import (
+from p2pfish.games.kingfish.rules import (
     BAIT,
     CHOOSE,
     DEAL,
@@ -57,8 +57,8 @@ from p2pfish.games.kingfish import (
     round_points,
     suit,
 )
+from p2pfish.games.kingfish.words import card_style, card_text
 from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
-from p2pfish.ui.kingfish_words import card_style, card_text
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""

@@ -15,7 +15,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import MalformedInput
-from p2pfish.games.kunayala import (
+from p2pfish.games.kunayala.rules import (
     BONES,
     CORAL,
     FISH,

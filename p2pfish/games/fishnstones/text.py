@@ -1,6 +1,6 @@
 """Plain-text rendering of a Fish'n'Stones view: the pond as seen from the south shore."""
 
-from p2pfish.games.fishnstones import View
+from p2pfish.games.fishnstones.rules import View
 
 CELL = 9
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action
-from p2pfish.games.fishnstones import SPOT_NAMES, Bait, Fish, View, column_spots
+from p2pfish.games.fishnstones.rules import SPOT_NAMES, Bait, Fish, View, column_spots
 
 CELL = 10
 PHASES = {"start": "choosing the start player", "fill": "filling the pond", "cast": "casting the cats",

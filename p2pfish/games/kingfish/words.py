@@ -12,7 +12,7 @@ pond — and those reach the log as no action at all: the board shows their resu
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
 from p2pfish.core.options import is_number
-from p2pfish.games.kingfish import (
+from p2pfish.games.kingfish.rules import (
     HAND_SIZE,
     POND_SIZE,
     PONDS,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2pfish.core.actions import Action
-from p2pfish.games.fishnstones import DEFAULT_MIX, FISH, NEIGHBOURS, STONE, Bait, Cast, Fish, NoBait, View
+from p2pfish.games.fishnstones.rules import DEFAULT_MIX, FISH, NEIGHBOURS, STONE, Bait, Cast, Fish, NoBait, View
 
 CARD_VALUE = {FISH: 1.0, STONE: -1.0}
 COVERED_CARD_VALUE = (DEFAULT_MIX[FISH] - DEFAULT_MIX[STONE]) / sum(DEFAULT_MIX.values())

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
-from p2pfish.games.kunayala import (
+from p2pfish.games.kunayala.rules import (
     BONES,
     BONES_CARD,
     CORAL,

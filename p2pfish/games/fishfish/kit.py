@@ -1,0 +1,16 @@
+"""Fish Fish's terminal kit: what the app shows and reads for this game."""
+
+from p2pfish.games.fishfish import commands, screen, words
+from p2pfish.ui.kit import GameUi
+
+KIT = GameUi(
+    title="Fish Fish",
+    board=screen.board,
+    status=screen.status,
+    scores=screen.scores,
+    describe=commands.describe,
+    parse=commands.parse,
+    words=commands.words(),
+    help=commands.HELP,
+    narrate=words.narrate,
+)

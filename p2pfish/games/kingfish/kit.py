@@ -1,0 +1,16 @@
+"""King Fish's terminal kit: what the app shows and reads for this game."""
+
+from p2pfish.games.kingfish import commands, screen, words
+from p2pfish.ui.kit import GameUi
+
+KIT = GameUi(
+    title="King Fish",
+    board=screen.board,
+    status=screen.status,
+    scores=screen.scores,
+    describe=commands.describe,
+    parse=commands.parse,
+    words=commands.words(),
+    help=commands.HELP,
+    narrate=words.narrate,
+)

@@ -1,0 +1,16 @@
+"""Kuna Yala's terminal kit: what the app shows and reads for this game."""
+
+from p2pfish.games.kunayala import commands, screen, words
+from p2pfish.ui.kit import GameUi
+
+KIT = GameUi(
+    title="Kuna Yala",
+    board=screen.board,
+    status=screen.status,
+    scores=screen.scores,
+    describe=commands.describe,
+    parse=commands.parse,
+    words=commands.words(),
+    help=commands.HELP,
+    narrate=words.narrate,
+)

@@ -1,0 +1,48 @@
+"""The registry of games, written out by hand: adding a game is a folder and one line here."""
+
+import random
+from typing import TYPE_CHECKING, Final
+
+from p2pfish.bots import BOT_KINDS, Bot
+from p2pfish.bots.random_bot import RandomBot
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.game import AnyRules
+from p2pfish.games import fishfish, fishnstones, kingfish, kunayala
+from p2pfish.games.game import Game
+
+if TYPE_CHECKING:
+    from p2pfish.ui.kit import GameUi
+
+GAMES: Final[tuple[Game, ...]] = (
+    fishnstones.GAME,
+    kunayala.GAME,
+    fishfish.GAME,
+    kingfish.GAME,
+)
+BY_ID: Final[dict[str, Game]] = {game.id: game for game in GAMES}
+
+
+def game_of(game_id: str) -> Game:
+    try:
+        return BY_ID[game_id]
+    except KeyError:
+        known = ", ".join(game.id for game in GAMES)
+        raise MalformedInput(f"unknown game {game_id!r} (known: {known})") from None
+
+
+def get_rules(game_id: str) -> AnyRules:
+    return game_of(game_id).rules
+
+
+def kit_for(game_id: str) -> "GameUi":
+    return game_of(game_id).ui()
+
+
+def make_bot(kind: str, game_id: str, rng: random.Random) -> Bot:
+    """A bot of `kind` for `game_id`, drawing its own random choices (if any) from `rng`."""
+    game = game_of(game_id)
+    if kind == "random":
+        return RandomBot(rng)
+    if kind == "greedy":
+        return game.greedy(rng)
+    raise MalformedInput(f"no {kind!r} bot for {game_id} (bots: {', '.join(BOT_KINDS)})")

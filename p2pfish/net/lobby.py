@@ -57,6 +57,7 @@ HELLO_WITHIN_S = 3.0
 UNPROVEN_CAP = 64
 """At most this many connections that have not proved the code; one more drops one of them at random."""
 MAX_HELLOS_KEPT = 4096
+REASON_CHARS = 200
 RETRY_S = 0.25
 """A joiner whose connection was refused or dropped before the welcome tries again after this."""
 ANSWER_WITHIN_S = 10.0
@@ -282,7 +283,7 @@ class LobbyHost:
             first = await link.recv()
         refusal = self._refusal_of_first(first)
         if refusal is not None:
-            link.send(canonical({"type": "refused", "reason": refusal}))
+            link.send(_refused(refusal))
             return
         self._unproven.discard(link)
         _drop(self._proven.admit(link))
@@ -306,8 +307,8 @@ class LobbyHost:
         message = _opened(self._key, raw)
         if message is None:
             return "wrong join code"
-        hello = message.get("hello")
-        if message.get("type") != "hello" or not isinstance(hello, str) or len(hello) != 2 * HELLO_NONCE_BYTES:
+        hello = _hello_nonce(message)
+        if hello is None:
             return "a connection to the lobby begins with a hello"
         if hello in self._hellos:
             return "this hello was heard before (a replayed hello)"
@@ -320,14 +321,14 @@ class LobbyHost:
         """Answer one message; False when the connection must end (the message does not open)."""
         message = _opened(self._key, raw)
         if message is None:
-            link.send(canonical({"type": "refused", "reason": "wrong join code"}))
+            link.send(_refused("wrong join code"))
             return False
         if message.get("type") == "hello":
-            welcome: dict[str, Json] = {"type": "welcome", "lobby": self.nonce.hex(), "hello": message.get("hello")}
+            welcome: dict[str, Json] = {"type": "welcome", "lobby": self.nonce.hex(), "hello": _hello_nonce(message)}
             return link.send(_sealed(self._key, welcome))
         refusal = self._admit(link, raw)
         if refusal is not None:
-            return link.send(canonical({"type": "refused", "reason": refusal}))
+            return link.send(_refused(refusal))
         self._announce()
         return True
 
@@ -375,6 +376,19 @@ class LobbyHost:
         for link, task in list(self._links.items()):
             link.close()
             task.cancel()
+
+
+def _refused(reason: str) -> bytes:
+    """A refusal, its reason cut to what a joiner shows (a reason may quote the message refused)."""
+    return canonical({"type": "refused", "reason": reason[:REASON_CHARS]})
+
+
+def _hello_nonce(message: Mapping[str, Json]) -> str | None:
+    """The nonce of a well-formed hello (HELLO_NONCE_BYTES as hex), else None."""
+    hello = message.get("hello")
+    if message.get("type") != "hello" or not isinstance(hello, str) or len(hello) != 2 * HELLO_NONCE_BYTES:
+        return None
+    return hello if all(c in "0123456789abcdef" for c in hello) else None
 
 
 def _drop(link: Link | None) -> None:
@@ -494,7 +508,7 @@ def _raise_if_refused(raw: bytes) -> None:
     except (ValueError, RecursionError):
         return
     if isinstance(plain, dict) and plain.get("type") == "refused":
-        raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:200]}")
+        raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:REASON_CHARS]}")
 
 
 class _Receiver(Protocol):

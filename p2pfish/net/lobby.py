@@ -59,6 +59,8 @@ UNPROVEN_CAP = 64
 MAX_HELLOS_KEPT = 4096
 REASON_CHARS = 200
 RETRY_S = 0.25
+START_FLUSH_S = 1.0
+"""How long the host waits for its `start` messages to be written before it plays (they are still sent after)."""
 """A joiner whose connection was refused or dropped before the welcome tries again after this."""
 ANSWER_WITHIN_S = 10.0
 """A host answers an admitted join at once; silence this long means no lobby is there."""
@@ -226,7 +228,6 @@ class LobbyHost:
         self._hellos: dict[str, None] = {}
         """The nonces of the hellos seen, so that a captured hello is no proof of the code."""
         self._admitted = asyncio.Event()
-        self._on_change: Callable[[list[PlayerCard]], None] | None = None
         self._starting = False
 
     async def gather(
@@ -238,7 +239,6 @@ class LobbyHost:
     ) -> Table:
         """Admit players until the table is full — or until `start_now` is set with at least `minimum`
         players in — then start the game."""
-        self._on_change = on_change
         if self._server is None:
             self._server = await asyncio.start_server(self._serve, sock=self._listener, limit=STREAM_LIMIT)
         while len(self.cards) < self.players:
@@ -248,13 +248,15 @@ class LobbyHost:
                 start_now.clear()
             self._admitted.clear()
             await _first_of(self._admitted, start_now)
+            if self._admitted.is_set() and on_change is not None:
+                on_change(list(self.cards))
         self._starting = True
         table = self.table_to_start()
         start: dict[str, Json] = {"type": "start", "setup": table.setup.to_wire()}
         start["cards"] = [card.to_wire() for card in table.cards]
         for joiner in self._joiners:
             joiner.send(_sealed(self._key, start))
-        await asyncio.gather(*(joiner.flushed(ANSWER_WITHIN_S) for joiner in self._joiners))
+        await asyncio.gather(*(joiner.flushed(START_FLUSH_S) for joiner in self._joiners))
         return table
 
     def table_to_start(self) -> Table:
@@ -277,7 +279,7 @@ class LobbyHost:
 
     async def _converse(self, link: Link) -> None:
         """A connection's life: a fresh sealed hello within HELLO_WITHIN_S, a card within ANSWER_WITHIN_S
-        of the welcome, then it waits for the start. The first message that does not open ends it."""
+        of the welcome, then it waits for the start. Any message that does not open ends it."""
         _drop(self._unproven.admit(link))
         async with asyncio.timeout(HELLO_WITHIN_S):
             first = await link.recv()
@@ -333,13 +335,11 @@ class LobbyHost:
         return True
 
     def _announce(self) -> None:
-        """A new card: the roster to every joiner, to the host's own screen, and to `gather`."""
+        """A new card: the roster to every joiner, and word to `gather` (which tells the host's screen)."""
         update: dict[str, Json] = {"type": "lobby", "game": self.game, "players": self.players}
         update["cards"] = [card.to_wire() for card in self.cards]
         for joiner in self._joiners:
             joiner.send(_sealed(self._key, update))
-        if self._on_change is not None:
-            self._on_change(list(self.cards))
         self._admitted.set()
 
     def _admit(self, joiner: Link, raw: bytes) -> str | None:

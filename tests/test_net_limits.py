@@ -312,6 +312,8 @@ def test_a_stream_from_a_stranger_costs_the_lobby_host_little_and_players_still_
         assert all(result is not None and result["finished"] for result in results), results
     finally:
         table.stop_all()
+    log = (tmp_path / "seat0.log").read_text()
+    assert "Traceback" not in log and "Exception" not in log, log
 
 
 def lobby_host(players: int = 2) -> LobbyHost:

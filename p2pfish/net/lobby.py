@@ -221,7 +221,7 @@ class LobbyHost:
         address, port = self._listener.getsockname()[:2]
         self.endpoint = f"tcp://{address}:{port}"
         self._server: asyncio.Server | None = None
-        self._links: dict[Link, asyncio.Task[None]] = {}
+        self._links: set[Link] = set()
         self._unproven: Budget[Link] = Budget(UNPROVEN_CAP)
         self._proven: Budget[Link] = Budget(players)
         self._joiners: list[Link] = []
@@ -264,15 +264,15 @@ class LobbyHost:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         link = Link(reader, writer)
-        task = asyncio.current_task()
-        assert task is not None
-        self._links[link] = task
+        self._links.add(link)
         try:
             await self._converse(link)
         except LINK_ERRORS:
             pass
+        except asyncio.CancelledError:
+            pass  # only at the loop's shutdown; Python 3.11's start_server logs a cancelled handler as an error
         finally:
-            del self._links[link]
+            self._links.discard(link)
             self._unproven.discard(link)
             self._proven.discard(link)
             link.close()
@@ -369,13 +369,16 @@ class LobbyHost:
         return None
 
     def close(self) -> None:
-        """Stop listening and end every connection (what was sent to it is still written first)."""
+        """Stop listening and end every connection: at once if it left what it was sent unread, else once
+        that has been written (each connection's handler then sees the end of its stream)."""
         if self._server is not None:
             self._server.close()
         self._listener.close()
-        for link, task in list(self._links.items()):
-            link.close()
-            task.cancel()
+        for link in list(self._links):
+            if link.unsent():
+                link.abort()
+            else:
+                link.close()
 
 
 def _refused(reason: str) -> bytes:

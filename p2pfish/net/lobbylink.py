@@ -62,7 +62,7 @@ class Link:
         transport = self.writer.transport
         if transport.is_closing():
             return False
-        if transport.get_write_buffer_size() + len(message) > MAX_UNSENT:
+        if self.unsent() + len(message) > MAX_UNSENT:
             self.abort()
             return False
         self.writer.write(framed(message))
@@ -73,6 +73,10 @@ class Link:
         with contextlib.suppress(*LINK_ERRORS):
             async with asyncio.timeout(within_s):
                 await self.writer.drain()
+
+    def unsent(self) -> int:
+        """Bytes sent that have not yet left for the other end."""
+        return self.writer.transport.get_write_buffer_size()
 
     def close(self) -> None:
         """Close once what was sent has been written."""

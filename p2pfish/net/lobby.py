@@ -14,7 +14,7 @@ other directly over CURVE and the host is a player like any other.
 The lobby link itself is not encrypted: it carries only public keys, names and addresses. It is plain TCP
 with the lobby's own framing (lobbylink.py), so that this code bounds what a stranger can make the host
 hold: a connection must prove the code with a fresh sealed hello within HELLO_WITHIN_S (at most
-UNPROVEN_CAP such connections, one at random dropped for a newer one), then bring its card within
+UNPROVEN_CAP such connections, the oldest dropped for a newer one), then bring its card within
 ANSWER_WITHIN_S (at most one such connection per seat of the table); a message that does not open under
 the code ends its connection.
 """
@@ -34,6 +34,7 @@ from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
 from p2pfish.net.lobbylink import (
+    ACCEPT_BATCH,
     LINK_ERRORS,
     MAX_LOBBY_MESSAGE,
     STREAM_LIMIT,
@@ -55,7 +56,7 @@ HELLO_NONCE_BYTES = 16
 HELLO_WITHIN_S = 3.0
 """A connection that has not proved the code (a fresh sealed hello) by then is closed."""
 UNPROVEN_CAP = 64
-"""At most this many connections that have not proved the code; one more drops one of them at random."""
+"""At most this many connections that have not proved the code; one more drops the oldest of them."""
 MAX_HELLOS_KEPT = 4096
 REASON_CHARS = 200
 RETRY_S = 0.25
@@ -240,7 +241,9 @@ class LobbyHost:
         """Admit players until the table is full — or until `start_now` is set with at least `minimum`
         players in — then start the game."""
         if self._server is None:
-            self._server = await asyncio.start_server(self._serve, sock=self._listener, limit=STREAM_LIMIT)
+            self._server = await asyncio.start_server(
+                self._serve, sock=self._listener, limit=STREAM_LIMIT, backlog=ACCEPT_BATCH
+            )
         while len(self.cards) < self.players:
             if start_now is not None and start_now.is_set():
                 if len(self.cards) >= minimum:

@@ -23,6 +23,7 @@ Example counts scale with P2PFISH_FUZZ_SCALE (scripts/fuzz runs a 20x campaign a
 """
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -65,7 +66,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
-from p2pfish.net import lobby
+from p2pfish.net import lobby, lobbylink
 from p2pfish.net.lobby import LobbyHost, LobbyRefused, PlayerCard, Table, code_key
 from p2pfish.net.node import AWAY, BYE, HEARTBEAT, MESSAGE, NodeTimers, PeerNode
 from p2pfish.session import bodies
@@ -703,17 +704,87 @@ def test_lobby_host_admits_or_refuses_any_message(
     count("4 lobby: host admits")
     key, host_card, joiner = lobby_keys
     lobby_host.cards, lobby_host._joiners = [host_card], []
+    links = [RecordingLink(), RecordingLink()]
     for _ in range(data.draw(st.integers(1, 3))):
-        routing = data.draw(st.sampled_from([b"r1", b"r2", b""]))
+        link = data.draw(st.sampled_from(links))
         before = list(lobby_host.cards)
-        refusal = lobby_host._admit(routing, data.draw(lobby_raw(key, host_card, joiner)))
+        refusal = lobby_host._admit(link, data.draw(lobby_raw(key, host_card, joiner)))  # type: ignore[arg-type]
         if refusal is None:
             card = lobby_host.cards[-1]
             assert lobby_host.cards[:-1] == before and card.valid()
-            assert lobby_host._joiners[-1] == routing
+            assert id(lobby_host._joiners[-1]) == id(link)
             assert len({c.identity for c in lobby_host.cards}) == len(lobby_host.cards)
         else:
             assert isinstance(refusal, str) and lobby_host.cards == before
+
+
+class RecordingLink:
+    """Stands for a connection to the lobby: keeps what the host sends it."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def send(self, message: bytes) -> bool:
+        self.sent.append(message)
+        return True
+
+
+@fuzz_settings(150)
+@given(data=st.data())
+def test_lobby_host_answers_any_message_on_a_connection(
+    data: st.DataObject, lobby_keys: tuple[bytes, PlayerCard, PlayerCard], lobby_host: LobbyHost
+) -> None:
+    """The first message of a connection and any later one: an answer of at most a frame, never an
+    exception; a message that does not open ends the connection."""
+    count("4 lobby: host answers a connection")
+    key, host_card, joiner = lobby_keys
+    lobby_host.cards, lobby_host._joiners = [host_card], []
+    link = RecordingLink()
+    for _ in range(data.draw(st.integers(1, 3))):
+        raw = data.draw(lobby_raw(key, host_card, joiner) | hello_raw(key))
+        refusal = lobby_host._refusal_of_first(raw)
+        assert (refusal == "wrong join code") == (lobby._opened(key, raw) is None)
+        kept = lobby_host._handled(link, raw)  # type: ignore[arg-type]
+        assert kept == (lobby._opened(key, raw) is not None)
+    assert link.sent and all(0 < len(sent) <= lobbylink.MAX_LOBBY_MESSAGE for sent in link.sent)
+
+
+@st.composite
+def hello_raw(draw: st.DrawFn, key: bytes) -> bytes:
+    """A sealed hello whose nonce is fresh, repeated, malformed or missing."""
+    nonce = draw(st.sampled_from(["00" * 16, "ab" * 16]) | st.text(max_size=40) | json_values(2))
+    return lobby._sealed(key, {"type": "hello", "hello": nonce})
+
+
+@st.composite
+def lobby_stream(draw: st.DrawFn) -> bytes:
+    """Bytes as a lobby connection may carry them: frames of any announced length, cut anywhere."""
+    parts = []
+    for _ in range(draw(st.integers(0, 4))):
+        body = draw(st.binary(max_size=64))
+        length = draw(st.sampled_from([len(body), 0, lobbylink.MAX_LOBBY_MESSAGE + 1, 2**32 - 1]) | st.integers(0, 99))
+        parts.append(lobbylink.LENGTH.pack(length) + body)
+    return b"".join(parts) + draw(st.binary(max_size=8))
+
+
+@fuzz_settings(250)
+@given(stream=lobby_stream() | st.binary(max_size=200))
+def test_lobby_frames_read_from_any_bytes(stream: bytes) -> None:
+    count("4 lobby: read frames")
+
+    async def frames_read() -> list[bytes]:
+        reader = asyncio.StreamReader(limit=lobbylink.STREAM_LIMIT)
+        reader.feed_data(stream)
+        reader.feed_eof()
+        frames: list[bytes] = []
+        with contextlib.suppress(lobbylink.FrameRefused, asyncio.IncompleteReadError):
+            while True:
+                frames.append(await lobbylink.read_frame(reader))
+        return frames
+
+    frames = asyncio.run(frames_read())
+    assert all(0 < len(frame) <= lobbylink.MAX_LOBBY_MESSAGE for frame in frames)
+    assert b"".join(lobbylink.framed(frame) for frame in frames) == stream[: sum(4 + len(f) for f in frames)]
 
 
 class Exhausted(Exception):
@@ -739,7 +810,7 @@ def test_lobby_joiner_on_random_answers(data: st.DataObject, lobby_keys: tuple[b
     shown: list[list[PlayerCard]] = []
     table: Table | None = None
     try:
-        table = asyncio.run(lobby._await_start(FakeDealer(answers), key, joiner, shown.append))  # type: ignore[arg-type]
+        table = asyncio.run(lobby._await_start(FakeDealer(answers), key, joiner, shown.append))
     except Exhausted:
         pass  # every answer was ignored
     except (LobbyRefused, MalformedInput):

@@ -13,7 +13,7 @@ import ui_helpers
 from p2pfish.cli import main
 from p2pfish.core.text import printable
 from p2pfish.crypto.identity import Identity
-from p2pfish.net.lobby import PlayerCard
+from p2pfish.net.lobby import PlayerCard, new_lobby_nonce
 from p2pfish.net.node import NodeTimers
 from p2pfish.netplay import BotFrontend, PeerOptions
 from p2pfish.session import bodies
@@ -75,7 +75,7 @@ def test_a_headless_peer_prints_no_control_character(capsys: pytest.CaptureFixtu
     options = PeerOptions("bot", "random", 1, None, None, None, json=False, timers=NodeTimers())
     front = BotFrontend(options)
     identity = Identity.from_seed(bytes([9]) * 32)
-    front.lobby_changed([PlayerCard.make(identity, EVIL, "0" * 40, "tcp://127.0.0.1:1", bytes(32))], 3)
+    front.lobby_changed([PlayerCard.make(identity, EVIL, "0" * 40, "tcp://127.0.0.1:1", new_lobby_nonce())], 3)
     front.names = ("you", printable(EVIL))
     front.event(Stopped(Fault(1, "malformed", f"a message of type {EVIL!r}: {EVIL}")))
     out = capsys.readouterr().out

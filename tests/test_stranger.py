@@ -14,7 +14,7 @@ import pytest
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.launcher import main
-from p2pfish.tools.match import MatchTable, run_match_with_stranger
+from p2pfish.tools.match import MatchTable, host_port, run_match_with_stranger
 from p2pfish.tools.stranger import Attack, StrangerProcess, attack
 
 DURATION_S = 3.0
@@ -22,14 +22,26 @@ SLACK_S = 5.0
 
 
 @pytest.fixture
-def lobby_port(tmp_path: Path) -> Iterator[int]:
+def host_table(tmp_path: Path) -> Iterator[MatchTable]:
     """A `p2pfish host` process whose lobby waits for a second player who never comes."""
     table = MatchTable("fishnstones", 2, ["random"], 0, tmp_path)
     try:
         table.start_host()
-        yield int(table.address.rsplit(":", 1)[1])
+        yield table
     finally:
         table.stop_all()
+
+
+@pytest.fixture
+def lobby_port(host_table: MatchTable) -> int:
+    """The port of the host's lobby: plain TCP with its own framing."""
+    return host_port(host_table, "lobby")
+
+
+@pytest.fixture
+def mesh_port(host_table: MatchTable) -> int:
+    """The port of the host's mesh: ZeroMQ, CURVE."""
+    return host_port(host_table, "mesh")
 
 
 def stranger(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -88,25 +100,33 @@ def test_three_hundred_idle_connections_to_a_lobby(lobby_port: int) -> None:
     assert_adds_up(summary, 300)
 
 
-def test_idle_connections_that_stop_inside_the_handshake(lobby_port: int) -> None:
-    plan = Attack("127.0.0.1", lobby_port, connections=20, duration_s=DURATION_S, greeting=True)
+def test_idle_connections_that_stop_inside_the_handshake(mesh_port: int) -> None:
+    plan = Attack("127.0.0.1", mesh_port, connections=20, duration_s=DURATION_S, greeting=True)
     summary = StrangerProcess(plan).summary()
     assert_adds_up(summary, 20)
     assert 0 < summary["bytes_sent"] <= 64 * summary["opened"]  # type: ignore[operator]
 
 
-def test_huge_frames_to_a_lobby(lobby_port: int) -> None:
+def test_huge_zmtp_frames_to_a_mesh(mesh_port: int) -> None:
     size, body = 2**40, 2**20
-    plan = Attack("127.0.0.1", lobby_port, frames=4, size=size, body=body, duration_s=DURATION_S)
+    plan = Attack("127.0.0.1", mesh_port, frames=4, size=size, body=body, duration_s=DURATION_S)
     summary = StrangerProcess(plan).summary()
     assert_adds_up(summary, 4)
     assert summary["frame_size"] == size and 0 < summary["frames_sent"] <= summary["opened"]  # type: ignore[operator]
     assert summary["frames_completed"] == 0
-    mechanisms = summary["peer_mechanisms"]
-    assert isinstance(mechanisms, dict) and all(isinstance(n, int) for n in mechanisms.values())
-    assert 0 < sum(n for n in mechanisms.values() if isinstance(n, int)) <= summary["opened"]  # type: ignore[operator]
-    handshakes = 64 + 30 + 9  # greeting, NULL READY, frame header
+    assert summary["peer_mechanisms"] == {"CURVE": summary["opened"]}
+    handshakes = 64 + 9  # greeting, command frame header
     assert 0 < summary["bytes_sent"] <= summary["opened"] * (handshakes + body)  # type: ignore[operator]
+
+
+def test_huge_lobby_frames_to_a_lobby(lobby_port: int) -> None:
+    size, body = 2**40, 2**20
+    plan = Attack("127.0.0.1", lobby_port, frames=4, size=size, body=body, duration_s=DURATION_S, lobby=True)
+    summary = StrangerProcess(plan).summary()
+    assert_adds_up(summary, 4)
+    assert summary["lobby"] is True and summary["frames_completed"] == 0 and summary["peer_mechanisms"] == {}
+    assert summary["closed_by_peer"] == summary["opened"], "the lobby kept a connection announcing 4 GiB"
+    assert 0 < summary["bytes_sent"] <= summary["opened"] * (4 + body)  # type: ignore[operator]
 
 
 def test_the_command_prints_one_json_summary(lobby_port: int) -> None:
@@ -134,7 +154,14 @@ def test_a_match_harness_points_the_stranger_at_the_lobby() -> None:
 
 @pytest.mark.parametrize(
     "stranger_flag",
-    ["nowhere --connections 3", "mesh --connections 3 --bogus", "mesh --frames 0", "", "lobby --connections 1 --raw x"],
+    [
+        "nowhere --connections 3",
+        "mesh --connections 3 --bogus",
+        "mesh --frames 0",
+        "",
+        "lobby --connections 1 --raw x",
+        "lobby --frames 1 --raw --lobby",
+    ],
 )
 def test_match_refuses_a_bad_stranger_at_once_with_one_line(
     capsys: pytest.CaptureFixture[str], stranger_flag: str

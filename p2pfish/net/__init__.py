@@ -1,1 +1,1 @@
-"""The ZeroMQ network layer: transport, lobby, discovery and the peer runner."""
+"""The network layer: the ZeroMQ mesh, the lobby over plain TCP, discovery and the peer runner."""

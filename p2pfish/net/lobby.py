@@ -11,10 +11,12 @@ card's contribution) and sends it with every card; each joiner checks that its o
 are in it, so no host can re-use an earlier game's id; from then on the peers talk to each
 other directly over CURVE and the host is a player like any other.
 
-The lobby link itself is not encrypted: it carries only public keys, names and addresses. Its sockets
-refuse a frame over MAX_LOBBY_MESSAGE in libzmq itself (the connection is closed at the frame's header),
-close a connection that has not finished its handshake within HANDSHAKE_S, and keep at most CONNECTION_CAP
-connections open.
+The lobby link itself is not encrypted: it carries only public keys, names and addresses. It is plain TCP
+with the lobby's own framing (lobbylink.py), so that this code bounds what a stranger can make the host
+hold: a connection must prove the code with a fresh sealed hello within HELLO_WITHIN_S (at most
+UNPROVEN_CAP such connections, the oldest dropped for a newer one), then bring its card within
+ANSWER_WITHIN_S (at most one such connection per seat of the table); a message that does not open under
+the code ends its connection.
 """
 
 import asyncio
@@ -22,17 +24,25 @@ import hashlib
 import hmac
 import json
 import secrets
+import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-
-import zmq
-import zmq.asyncio
+from typing import Protocol
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
-from p2pfish.net.guard import HANDSHAKE_S, ConnectionCap
+from p2pfish.net.lobbylink import (
+    ACCEPT_BATCH,
+    LINK_ERRORS,
+    MAX_LOBBY_MESSAGE,
+    STREAM_LIMIT,
+    Budget,
+    Link,
+    listening_socket,
+    open_link,
+)
 from p2pfish.net.mesh import CURVE_KEY_CHARS, is_curve_key, is_tcp_endpoint
 from p2pfish.session.envelope import canonical, parse_json
 from p2pfish.session.setup import CONTRIBUTION_BYTES, GameSetup, new_contribution
@@ -41,10 +51,18 @@ TAG_CODE = b"p2pfish/join-code/v1"
 TAG_CARD = b"p2pfish/player-card/v3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MAX_LOBBY_MESSAGE = 16 * 1024
 LOBBY_NONCE_BYTES = 32
-LOBBY_PING_MS = 2000
-"""The lobby's ZeroMQ heartbeat: a connection silent for three of these (not even answering a ping) is closed."""
+HELLO_NONCE_BYTES = 16
+HELLO_WITHIN_S = 3.0
+"""A connection that has not proved the code (a fresh sealed hello) by then is closed."""
+UNPROVEN_CAP = 64
+"""At most this many connections that have not proved the code; one more drops the oldest of them."""
+MAX_HELLOS_KEPT = 4096
+REASON_CHARS = 200
+RETRY_S = 0.25
+START_FLUSH_S = 1.0
+"""How long the host waits for its `start` messages to be written before it plays (they are still sent after)."""
+"""A joiner whose connection was refused or dropped before the welcome tries again after this."""
 ANSWER_WITHIN_S = 10.0
 """A host answers an admitted join at once; silence this long means no lobby is there."""
 
@@ -189,6 +207,9 @@ class Table:
 
 
 class LobbyHost:
+    """The lobby's host: listens on `bind` (tcp://HOST:PORT, `*` or 0 for any port) from construction on,
+    and admits players while `gather` runs."""
+
     def __init__(
         self, game: str, options: Mapping[str, str], *, players: int, host: PlayerCard, code: str, bind: str
     ) -> None:
@@ -197,18 +218,18 @@ class LobbyHost:
         self.nonce = host.lobby
         """This lobby's nonce: every card admitted signs it. The host's card brings it (new_lobby_nonce)."""
         self._key = code_key(code)
-        self._context = zmq.asyncio.Context()
-        self._router = self._context.socket(zmq.ROUTER)
-        self._router.linger = 1000
-        _bound_socket_options(self._router)
-        self._cap: ConnectionCap | None = None
-        try:
-            self._router.bind(bind)
-        except zmq.ZMQError as error:
-            self.close()
-            raise MalformedInput(f"cannot open a lobby on {bind}: {error.strerror}") from None
-        self.endpoint = self._router.getsockopt_string(zmq.LAST_ENDPOINT)
-        self._joiners: list[bytes] = []
+        self._listener = _listen(bind)
+        address, port = self._listener.getsockname()[:2]
+        self.endpoint = f"tcp://{address}:{port}"
+        self._server: asyncio.Server | None = None
+        self._links: set[Link] = set()
+        self._unproven: Budget[Link] = Budget(UNPROVEN_CAP)
+        self._proven: Budget[Link] = Budget(players)
+        self._joiners: list[Link] = []
+        self._hellos: dict[str, None] = {}
+        """The nonces of the hellos seen, so that a captured hello is no proof of the code."""
+        self._admitted = asyncio.Event()
+        self._starting = False
 
     async def gather(
         self,
@@ -219,70 +240,119 @@ class LobbyHost:
     ) -> Table:
         """Admit players until the table is full — or until `start_now` is set with at least `minimum`
         players in — then start the game."""
-        if self._cap is None:
-            self._cap = ConnectionCap(self._router, int(self.endpoint.rpartition(":")[2]))
+        if self._server is None:
+            self._server = await asyncio.start_server(
+                self._serve, sock=self._listener, limit=STREAM_LIMIT, backlog=ACCEPT_BATCH
+            )
         while len(self.cards) < self.players:
             if start_now is not None and start_now.is_set():
                 if len(self.cards) >= minimum:
                     break
                 start_now.clear()
-            arrival = await self._next_or(start_now)
-            if arrival is None:
-                continue
-            routing_id, raw = arrival
-            if self._is_hello(raw):
-                welcome: dict[str, Json] = {"type": "welcome", "lobby": self.nonce.hex()}
-                await self._router.send_multipart([routing_id, _sealed(self._key, welcome)])
-                continue
-            refusal = self._admit(routing_id, raw)
-            if refusal is not None:
-                await self._router.send_multipart([routing_id, canonical({"type": "refused", "reason": refusal})])
-                continue
-            update: dict[str, Json] = {"type": "lobby", "game": self.game, "players": self.players}
-            update["cards"] = [card.to_wire() for card in self.cards]
-            for joiner in self._joiners:
-                await self._router.send_multipart([joiner, _sealed(self._key, update)])
-            if on_change is not None:
+            self._admitted.clear()
+            await _first_of(self._admitted, start_now)
+            if self._admitted.is_set() and on_change is not None:
                 on_change(list(self.cards))
+        self._starting = True
         table = self.table_to_start()
         start: dict[str, Json] = {"type": "start", "setup": table.setup.to_wire()}
         start["cards"] = [card.to_wire() for card in table.cards]
         for joiner in self._joiners:
-            await self._router.send_multipart([joiner, _sealed(self._key, start)])
+            joiner.send(_sealed(self._key, start))
+        await asyncio.gather(*(joiner.flushed(START_FLUSH_S) for joiner in self._joiners))
         return table
 
     def table_to_start(self) -> Table:
         return Table(setup_of(self.game, self.options, self.cards), tuple(self.cards))
 
-    async def _next_or(self, start_now: asyncio.Event | None) -> tuple[bytes, bytes] | None:
-        """The next lobby message, or None when `start_now` is set first."""
-        if start_now is None:
-            return await self._next()
-        arrival = asyncio.ensure_future(self._next())
-        started = asyncio.ensure_future(start_now.wait())
-        await asyncio.wait({arrival, started}, return_when=asyncio.FIRST_COMPLETED)
-        started.cancel()
-        if arrival.done():
-            return arrival.result()
-        arrival.cancel()
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        link = Link(reader, writer)
+        self._links.add(link)
+        try:
+            await self._converse(link)
+        except LINK_ERRORS:
+            pass
+        except asyncio.CancelledError:
+            pass  # only at the loop's shutdown; Python 3.11's start_server logs a cancelled handler as an error
+        finally:
+            self._links.discard(link)
+            self._unproven.discard(link)
+            self._proven.discard(link)
+            link.close()
+
+    async def _converse(self, link: Link) -> None:
+        """A connection's life: a fresh sealed hello within HELLO_WITHIN_S, a card within ANSWER_WITHIN_S
+        of the welcome, then it waits for the start. Any message that does not open ends it."""
+        _drop(self._unproven.admit(link))
+        async with asyncio.timeout(HELLO_WITHIN_S):
+            first = await link.recv()
+        refusal = self._refusal_of_first(first)
+        if refusal is not None:
+            link.send(_refused(refusal))
+            return
+        self._unproven.discard(link)
+        _drop(self._proven.admit(link))
+        async with asyncio.timeout(ANSWER_WITHIN_S):
+            if not await self._seated(link, first):
+                return
+        self._proven.discard(link)
+        while self._handled(link, await link.recv()):
+            pass
+
+    async def _seated(self, link: Link, raw: bytes) -> bool:
+        """Answer messages, from `raw` on, until this connection holds a seat (True) or must end (False)."""
+        while self._handled(link, raw):
+            if link in self._joiners:
+                return True
+            raw = await link.recv()
+        return False
+
+    def _refusal_of_first(self, raw: bytes) -> str | None:
+        """Why the first message of a connection proves no knowledge of the code (None: it does)."""
+        message = _opened(self._key, raw)
+        if message is None:
+            return "wrong join code"
+        hello = _hello_nonce(message)
+        if hello is None:
+            return "a connection to the lobby begins with a hello"
+        if hello in self._hellos:
+            return "this hello was heard before (a replayed hello)"
+        self._hellos[hello] = None
+        if len(self._hellos) > MAX_HELLOS_KEPT:
+            del self._hellos[next(iter(self._hellos))]
         return None
 
-    async def _next(self) -> tuple[bytes, bytes]:
-        while True:
-            parts = await self._router.recv_multipart()
-            if len(parts) == 2:
-                return parts[0], parts[1]
-
-    def _is_hello(self, raw: bytes) -> bool:
+    def _handled(self, link: Link, raw: bytes) -> bool:
+        """Answer one message; False when the connection must end (the message does not open)."""
         message = _opened(self._key, raw)
-        return message is not None and message.get("type") == "hello"
+        if message is None:
+            link.send(_refused("wrong join code"))
+            return False
+        if message.get("type") == "hello":
+            welcome: dict[str, Json] = {"type": "welcome", "lobby": self.nonce.hex(), "hello": _hello_nonce(message)}
+            return link.send(_sealed(self._key, welcome))
+        refusal = self._admit(link, raw)
+        if refusal is not None:
+            return link.send(_refused(refusal))
+        self._announce()
+        return True
 
-    def _admit(self, routing_id: bytes, raw: bytes) -> str | None:
+    def _announce(self) -> None:
+        """A new card: the roster to every joiner, and word to `gather` (which tells the host's screen)."""
+        update: dict[str, Json] = {"type": "lobby", "game": self.game, "players": self.players}
+        update["cards"] = [card.to_wire() for card in self.cards]
+        for joiner in self._joiners:
+            joiner.send(_sealed(self._key, update))
+        self._admitted.set()
+
+    def _admit(self, joiner: Link, raw: bytes) -> str | None:
         message = _opened(self._key, raw)
         if message is None:
             return "wrong join code"
         if message.get("type") != "join":
             return "expected a join request"
+        if self._starting or len(self.cards) >= self.players:
+            return "the lobby is full"
         try:
             card = PlayerCard.from_wire(message.get("card"))
         except MalformedInput as error:
@@ -295,26 +365,62 @@ class LobbyHost:
             return "this card's contribution is already in the lobby (a replayed card)"
         if any(card.curve_public == known.curve_public or card.endpoint == known.endpoint for known in self.cards):
             return "a player with this network key or endpoint is already in the lobby"
-        if routing_id in self._joiners:
+        if joiner in self._joiners:
             return "this connection has already joined"
         self.cards.append(card)
-        self._joiners.append(routing_id)
+        self._joiners.append(joiner)
         return None
 
     def close(self) -> None:
-        if self._cap is not None:
-            self._cap.close()
-        self._router.close()
-        self._context.term()
+        """Stop listening and end every connection: at once if it left what it was sent unread, else once
+        that has been written (each connection's handler then sees the end of its stream)."""
+        if self._server is not None:
+            self._server.close()
+        self._listener.close()
+        for link in list(self._links):
+            if link.unsent():
+                link.abort()
+            else:
+                link.close()
 
 
-def _bound_socket_options(sock: zmq.asyncio.Socket) -> None:
-    """What a lobby socket takes before reading: frames up to MAX_LOBBY_MESSAGE, a handshake within
-    HANDSHAKE_S, and a peer that answers ZeroMQ's pings."""
-    sock.maxmsgsize = MAX_LOBBY_MESSAGE
-    sock.handshake_ivl = int(HANDSHAKE_S * 1000)
-    sock.heartbeat_ivl = LOBBY_PING_MS
-    sock.heartbeat_timeout = 3 * LOBBY_PING_MS
+def _refused(reason: str) -> bytes:
+    """A refusal, its reason cut to what a joiner shows (a reason may quote the message refused)."""
+    return canonical({"type": "refused", "reason": reason[:REASON_CHARS]})
+
+
+def _hello_nonce(message: Mapping[str, Json]) -> str | None:
+    """The nonce of a well-formed hello (HELLO_NONCE_BYTES as hex), else None."""
+    hello = message.get("hello")
+    if message.get("type") != "hello" or not isinstance(hello, str) or len(hello) != 2 * HELLO_NONCE_BYTES:
+        return None
+    return hello if all(c in "0123456789abcdef" for c in hello) else None
+
+
+def _drop(link: Link | None) -> None:
+    """End a connection pushed out of its budget by a newer one."""
+    if link is not None:
+        link.abort()
+
+
+def _listen(bind: str) -> socket.socket:
+    """The lobby's listening socket on tcp://HOST:PORT (`*` or 0: any free port). Raises MalformedInput."""
+    host, _, port = bind.removeprefix("tcp://").rpartition(":")
+    try:
+        return listening_socket(host, 0 if port == "*" else int(port))
+    except (OSError, ValueError, OverflowError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise MalformedInput(f"cannot open a lobby on {bind}: {reason}") from None
+
+
+async def _first_of(event: asyncio.Event, other: asyncio.Event | None) -> None:
+    """Wait until `event` or `other` is set."""
+    waiters = {asyncio.ensure_future(e.wait()) for e in (event, other) if e is not None}
+    try:
+        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
 
 
 async def join_lobby(
@@ -328,45 +434,76 @@ async def join_lobby(
     """Join the lobby at HOST:PORT with the card `make_card` signs for its nonce, and wait for its game to
     start. Raises LobbyRefused."""
     key = code_key(code)
-    context = zmq.asyncio.Context()
-    dealer = context.socket(zmq.DEALER)
-    dealer.linger = 0
-    _bound_socket_options(dealer)
     within = min(ANSWER_WITHIN_S, timeout_s)
+    link, nonce = await _welcomed_within(address, key, within)
     try:
-        dealer.connect(f"tcp://{address}")
-        await dealer.send(_sealed(key, {"type": "hello"}))
-        card = make_card(await _welcome_within(dealer, key, within, address))
-        await dealer.send(_sealed(key, {"type": "join", "card": card.to_wire()}))
-        if not await dealer.poll(int(within * 1000)):
-            raise LobbyRefused(f"no lobby answered at {address} within {within:.0f} s")
-        return await asyncio.wait_for(_await_start(dealer, key, card, on_change), timeout_s)
+        card = make_card(nonce)
+        link.send(_sealed(key, {"type": "join", "card": card.to_wire()}))
+        try:
+            async with asyncio.timeout(within):
+                first = await link.recv()
+        except TimeoutError:
+            raise LobbyRefused(f"no lobby answered at {address} within {within:.0f} s") from None
+        return await asyncio.wait_for(_await_start(_Replay(first, link), key, card, on_change), timeout_s)
     except TimeoutError:
         raise LobbyRefused(f"no game started at {address} within {timeout_s:.0f} s") from None
+    except LINK_ERRORS:
+        raise LobbyRefused(f"the lobby at {address} closed the connection") from None
     finally:
-        dealer.close()
-        context.term()
+        link.abort()
 
 
-async def _welcome_within(dealer: zmq.asyncio.Socket, key: bytes, within_s: float, address: str) -> bytes:
+async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[Link, bytes]:
+    """A link to the lobby and its nonce, from the welcome to a hello. A lobby not (yet) listening, or one
+    that drops the connection before answering, is tried again until `within_s` is up. Raises LobbyRefused."""
+    host, _, port = address.rpartition(":")
     try:
-        return await asyncio.wait_for(_await_welcome(dealer, key), within_s)
+        async with asyncio.timeout(within_s):
+            while True:
+                link: Link | None = None
+                try:
+                    link = await open_link(host.strip("[]"), int(port))
+                    return link, await _await_welcome(link, key)
+                except LINK_ERRORS:
+                    if link is not None:
+                        link.abort()
+                    await asyncio.sleep(RETRY_S)
+                except BaseException:
+                    if link is not None:
+                        link.abort()
+                    raise
     except TimeoutError:
         raise LobbyRefused(f"no lobby answered at {address} within {within_s:.0f} s") from None
 
 
-async def _await_welcome(dealer: zmq.asyncio.Socket, key: bytes) -> bytes:
-    """The nonce of the lobby the host opened, from its answer to a hello."""
+async def _await_welcome(link: Link, key: bytes) -> bytes:
+    """The nonce of the lobby the host opened, from its answer to this hello."""
+    hello = secrets.token_hex(HELLO_NONCE_BYTES)
+    link.send(_sealed(key, {"type": "hello", "hello": hello}))
     while True:
-        raw = await dealer.recv()
+        raw = await link.recv()
         _raise_if_refused(raw)
         message = _opened(key, raw)
-        lobby = message.get("lobby") if message is not None and message.get("type") == "welcome" else None
+        if message is None or message.get("type") != "welcome" or message.get("hello") != hello:
+            continue
+        lobby = message.get("lobby")
         if isinstance(lobby, str):
             try:
                 return hex_bytes(lobby, "a lobby nonce", LOBBY_NONCE_BYTES)
             except MalformedInput:
                 continue
+
+
+class _Replay:
+    """A link whose first message was already read: it is given again, then the link's own."""
+
+    def __init__(self, first: bytes, link: Link) -> None:
+        self._first: bytes | None = first
+        self._link = link
+
+    async def recv(self) -> bytes:
+        first, self._first = self._first, None
+        return first if first is not None else await self._link.recv()
 
 
 def _raise_if_refused(raw: bytes) -> None:
@@ -377,14 +514,18 @@ def _raise_if_refused(raw: bytes) -> None:
     except (ValueError, RecursionError):
         return
     if isinstance(plain, dict) and plain.get("type") == "refused":
-        raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:200]}")
+        raise LobbyRefused(f"the lobby refused to let you in: {str(plain.get('reason'))[:REASON_CHARS]}")
+
+
+class _Receiver(Protocol):
+    async def recv(self) -> bytes: ...
 
 
 async def _await_start(
-    dealer: zmq.asyncio.Socket, key: bytes, card: PlayerCard, on_change: Callable[[list[PlayerCard]], None] | None
+    link: _Receiver, key: bytes, card: PlayerCard, on_change: Callable[[list[PlayerCard]], None] | None
 ) -> Table:
     while True:
-        raw = await dealer.recv()
+        raw = await link.recv()
         _raise_if_refused(raw)
         message = _opened(key, raw)
         if message is None:

@@ -7,7 +7,9 @@ its own connection (`--frames N --size BYTES`): a ZeroMQ greeting naming the vic
 mechanism (read from the victim's greeting), a NULL READY where that is the mechanism, then a frame
 header announcing BYTES (a command frame under CURVE, where the handshake is not done), then as much of
 the body as the victim reads before the time is up (`--body`: at most that much). A socket without a
-maximum message size allocates for it. `--raw` sends plain bytes with no ZMTP at all. It prints one
+maximum message size allocates for it. `--raw` sends plain bytes with no ZMTP at all; `--lobby` speaks the
+lobby's own framing instead (a 4-byte big-endian length announcing BYTES, capped at 2**32 - 1, then the
+body; the lobby speaks no ZMTP, so `--greeting` and the ZMTP frames only show it closing). It prints one
 JSON summary: connections opened and refused, how long the victim kept them before closing them, bytes
 sent and received.
 
@@ -49,6 +51,7 @@ ZMTP_SIGNATURE = b"\xff" + bytes(8) + b"\x7f"
 ZMTP_GREETING_SIZE = 64
 FLAG_LONG = 0x02
 FLAG_COMMAND = 0x04
+LOBBY_MAX_ANNOUNCED = 2**32 - 1
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class Attack:
     """Idle connections send a ZMTP greeting first (then nothing): they wait inside the handshake."""
     raw: bool = False
     """Frames are `size` plain bytes, with no ZMTP greeting or header."""
+    lobby: bool = False
+    """Frames have the lobby's 4-byte length header (no ZMTP): the size it announces is capped at 2**32 - 1."""
     body: int | None = None
     """How many bytes of each frame's body to send (None: all `size` of them, time allowing)."""
 
@@ -90,11 +95,14 @@ class Attack:
             raise MalformedInput(f"--size is 1 to {MAX_FRAME_SIZE} bytes")
         if self.body is not None and self.body < 0:
             raise MalformedInput("--body is a number of bytes, 0 or more")
+        if self.raw and self.lobby:
+            raise MalformedInput("give at most one of --raw and --lobby")
 
     def argv(self) -> list[str]:
         """The command line that runs this attack (`python -m p2pfish.tools.stranger ...`)."""
         count = ["--connections", str(self.connections)] if self.connections else ["--frames", str(self.frames)]
         flags = (["--greeting"] if self.greeting else []) + (["--raw"] if self.raw else [])
+        flags += ["--lobby"] if self.lobby else []
         flags += [] if self.body is None else ["--body", str(self.body)]
         sizes = ["--size", str(self.size), "--duration", str(self.duration_s)]
         return [self.target, *count, *sizes, *flags]
@@ -178,6 +186,7 @@ class Tally:
             summary |= {
                 "frame_size": attack.size,
                 "raw": attack.raw,
+                "lobby": attack.lobby,
                 "frames_sent": sum(link.frame_sent for link in self.links),
                 "body_bytes": attack.body_bytes,
                 "frames_completed": sum(link.body_sent == attack.size for link in self.links),
@@ -196,6 +205,11 @@ def ready_command() -> bytes:
     name, value = b"Socket-Type", b"DEALER"
     body = b"\x05READY" + bytes([len(name)]) + name + struct.pack(">I", len(value)) + value
     return bytes([FLAG_COMMAND, len(body)]) + body
+
+
+def lobby_frame_header(size: int) -> bytes:
+    """The lobby's frame header: the size as 4 big-endian bytes (at most 2**32 - 1)."""
+    return struct.pack(">I", min(size, LOBBY_MAX_ANNOUNCED))
 
 
 def huge_frame_header(size: int, *, command: bool) -> bytes:
@@ -266,7 +280,9 @@ async def greet(tally: Tally, reader: asyncio.StreamReader, writer: asyncio.Stre
 
 async def send_frame(tally: Tally, link: Link, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Greeting, READY (for NULL), then the huge frame's header and as much of its body as time allows."""
-    if not tally.attack.raw:
+    if tally.attack.lobby:
+        await send(tally, writer, lobby_frame_header(tally.attack.size))
+    elif not tally.attack.raw:
         mechanism = await greet(tally, reader, writer)
         if mechanism == b"NULL":
             await send(tally, writer, ready_command())
@@ -388,6 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--greeting", action="store_true", help="idle connections send a ZMTP greeting first")
     parser.add_argument("--body", type=int, default=None, help="bytes of each body to send (default: all --size)")
     parser.add_argument("--raw", action="store_true", help="frames are plain bytes, without ZMTP")
+    parser.add_argument("--lobby", action="store_true", help="frames have the lobby's 4-byte length, not ZMTP")
     return parser
 
 
@@ -397,7 +414,7 @@ def plan_from_argv(argv: Sequence[str]) -> Attack:
     host, port = parse_target(args.target)
     plan = Attack(
         host, port, connections=args.connections, frames=args.frames, size=args.size, duration_s=args.duration,
-        greeting=args.greeting, raw=args.raw, body=args.body,
+        greeting=args.greeting, raw=args.raw, lobby=args.lobby, body=args.body,
     )  # fmt: skip
     plan.check()
     return plan

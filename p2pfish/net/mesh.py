@@ -33,7 +33,10 @@ CURVE_KEY_CHARS = 40
 MESH_FRAME_CAP = 4 * MAX_MESSAGE_BYTES
 """libzmq closes a connection that announces a frame longer than this (ZMQ_MAXMSGSIZE)."""
 CLOSE_LINGER_MS = 300
-SEND_HIGH_WATER = 10_000
+SEND_HIGH_WATER = 512
+"""Frames a DEALER queues for its peer before a send is dropped (the runner resends later): at most
+512 x MAX_MESSAGE_BYTES = 32 MiB per link held by libzmq for a peer that never reads. An honest game queues far
+fewer: its messages and RESEND_BATCH per author at a time."""
 LINK_HEARTBEAT_MS = 1000
 LINK_DEAD_AFTER_MS = 4000
 CONNECT_TIMEOUT_MS = 2000

@@ -378,10 +378,10 @@ async def _run(
     session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], *, options: PeerOptions, path: Path, front: Frontend
 ) -> int:
     assert session.seat is not None
-    mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
-    node = PeerNode(session, mesh, front.chooser(session), timers=options.timers, on_event=front.event)
-    front.started(session, node, path)
     try:
+        mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
+        node = PeerNode(session, mesh, front.chooser(session), timers=options.timers, on_event=front.event)
+        front.started(session, node, path)
         await node.run()
     finally:
         mesh.close()

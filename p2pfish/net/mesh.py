@@ -16,6 +16,9 @@ CONNECTION_CAP connections are open on the ROUTER at once (guard.py).
 """
 
 import asyncio
+import ipaddress
+import re
+import string
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,9 +72,43 @@ def is_curve_key(text: str) -> bool:
     return True
 
 
+_PORT = re.compile(r"[1-9][0-9]{0,4}")
+_DNS_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+MAX_DNS_NAME = 253
+
+
 def is_tcp_endpoint(text: str) -> bool:
+    """`tcp://HOST:PORT`, where HOST is an IPv4 literal (`192.168.1.7`), a bracketed IPv6 literal without a zone
+    (`[fe80::1]`) or a DNS name (labels of letters, digits and inner hyphens, joined by dots), and PORT is
+    1-65535 written without leading zeros. Nothing else: libzmq refuses some other texts at connect (`*`, `%`,
+    a space) and reads others as more than an address (`SOURCE;HOST` binds a source address)."""
+    if not text.isascii() or not text.startswith("tcp://"):
+        return False
     host, _, port = text.removeprefix("tcp://").rpartition(":")
-    return text.isascii() and text.startswith("tcp://") and bool(host) and port.isdigit() and 1 <= int(port) <= 65535
+    if _PORT.fullmatch(port) is None or int(port) > 65535:
+        return False
+    return is_host(host)
+
+
+def is_host(host: str) -> bool:
+    """An IPv4 literal, a bracketed IPv6 literal without a zone, or a DNS name (see is_tcp_endpoint)."""
+    if host.startswith("[") and host.endswith("]"):
+        inner = host[1:-1]
+        if not inner or "%" in inner or not all(c in string.hexdigits or c in ":." for c in inner):
+            return False
+        try:
+            ipaddress.IPv6Address(inner)
+        except ValueError:
+            return False
+        return True
+    labels = host.split(".")
+    if all(label.isdigit() for label in labels):  # all numbers: it must be an IPv4 literal
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return False
+        return True
+    return 0 < len(host) <= MAX_DNS_NAME and all(_DNS_LABEL.fullmatch(label) for label in labels)
 
 
 def new_curve_keypair() -> tuple[str, str]:
@@ -156,8 +193,13 @@ class Mesh:
             dealer.connect_timeout = CONNECT_TIMEOUT_MS
             dealer.handshake_ivl = int(HANDSHAKE_S * 1000)
             dealer.maxmsgsize = MESH_FRAME_CAP
-            dealer.connect(peer.endpoint)
             self._dealers[seat] = dealer
+            try:
+                dealer.connect(peer.endpoint)
+            except zmq.ZMQError as error:  # is_tcp_endpoint should leave none: a refusal, not a traceback
+                raise MalformedInput(
+                    f"cannot connect to seat {seat}'s endpoint {peer.endpoint!r}: {error.strerror}"
+                ) from None
 
     @property
     def others(self) -> list[int]:

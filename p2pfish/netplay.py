@@ -261,7 +261,9 @@ async def find_lobby(timeout_s: float) -> str:
         return f"{ads[0].address}:{ads[0].port}"
     if not ads:
         raise MalformedInput("no open lobby found on this network: give the host's HOST:PORT")
-    raise MalformedInput("several lobbies are open; pick one with HOST:PORT:\n" + format_lobbies(ads))
+    raise MalformedInput(
+        "several lobbies are open; pick one with HOST:PORT:", details=tuple(format_lobbies(ads).split("\n"))
+    )
 
 
 async def list_lobbies(timeout_s: float) -> int:

@@ -10,9 +10,11 @@
 class P2pfishError(Exception):
     """Base class; `seat` is the seat at fault, or None when no seat is (a bad command line)."""
 
-    def __init__(self, reason: str, seat: int | None = None) -> None:
+    def __init__(self, reason: str, seat: int | None = None, *, details: tuple[str, ...] = ()) -> None:
         self.reason = reason
         self.seat = seat
+        self.details = details
+        """Lines the command line prints under the reason (the reason itself is always shown as one line)."""
         super().__init__(reason if seat is None else f"seat {seat}: {reason}")
 
 

@@ -2,6 +2,7 @@
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
+from p2pfish.core.text import shown_value
 from p2pfish.games.fishfish import RULES as FISHFISH
 from p2pfish.games.fishnstones import RULES as FISHNSTONES
 from p2pfish.games.kingfish import RULES as KINGFISH
@@ -20,4 +21,4 @@ def get_rules(game_id: str) -> AnyRules:
         return REGISTRY[game_id]
     except KeyError:
         known = ", ".join(sorted(REGISTRY))
-        raise MalformedInput(f"unknown game {game_id!r} (known: {known})") from None
+        raise MalformedInput(f"unknown game {shown_value(game_id)} (known: {known})") from None

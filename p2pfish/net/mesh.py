@@ -29,6 +29,7 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import shown_value
 from p2pfish.net.guard import HANDSHAKE_S, ConnectionCap
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 
@@ -59,7 +60,7 @@ class MeshPeer:
         if not is_curve_key(self.curve_public):
             raise MalformedInput(f"a CURVE public key is {CURVE_KEY_CHARS} Z85 characters")
         if not is_tcp_endpoint(self.endpoint):
-            raise MalformedInput(f"a peer endpoint looks like tcp://HOST:PORT, not {self.endpoint!r}")
+            raise MalformedInput(f"a peer endpoint looks like tcp://HOST:PORT, not {shown_value(self.endpoint)}")
 
 
 def is_curve_key(text: str) -> bool:
@@ -198,7 +199,7 @@ class Mesh:
                 dealer.connect(peer.endpoint)
             except zmq.ZMQError as error:  # is_tcp_endpoint should leave none: a refusal, not a traceback
                 raise MalformedInput(
-                    f"cannot connect to seat {seat}'s endpoint {peer.endpoint!r}: {error.strerror}"
+                    f"cannot connect to seat {seat}'s endpoint {shown_value(peer.endpoint)}: {error.strerror}"
                 ) from None
 
     @property

@@ -223,12 +223,12 @@ class Mesh:
         without a roster key never arrive: the ZAP check refused it."""
         while True:
             parts = await self._router.recv_multipart(copy=False)
-            if len(parts) < 2:
-                continue
-            key = parts[1].get("User-Id")
-            seat = self._allowed.get(key.encode("ascii") if isinstance(key, str) else b"")
-            if seat is not None:
-                return seat, [bytes(part.buffer) for part in parts[1:]]
+            if len(parts) >= 2:
+                key = parts[1].get("User-Id")
+                seat = self._allowed.get(key.encode("ascii") if isinstance(key, str) else b"")
+                if seat is not None:
+                    return seat, [bytes(part.buffer) for part in parts[1:]]
+            await asyncio.sleep(0)  # a frame skipped: with more queued, the receive above would not yield
 
     def close(self) -> None:
         """Close, giving frames already queued (a goodbye) a moment to leave."""

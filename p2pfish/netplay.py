@@ -125,8 +125,9 @@ def split_address(address: str) -> tuple[str, int]:
 
 
 def say(options: PeerOptions, text: str) -> None:
-    """A line for the terminal or the log: made printable, since it may hold what another peer sent."""
-    print(printable_lines(text), file=sys.stderr if options.json else sys.stdout, flush=True)
+    """A line for the terminal or the log: one printable line, since it may hold what another peer sent (a
+    stop report's reason with line breaks would print lines of its choosing)."""
+    print(printable(text), file=sys.stderr if options.json else sys.stdout, flush=True)
 
 
 class Frontend(Protocol):

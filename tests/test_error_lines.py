@@ -12,6 +12,10 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import REPR_LIMIT, shown_value
 from p2pfish.core.wire import as_object
 from p2pfish.crypto.identity import Identity
+from p2pfish.net.node import NodeTimers
+from p2pfish.netplay import BotFrontend, PeerOptions
+from p2pfish.session.core import Fault
+from p2pfish.session.session import Stopped
 from p2pfish.session.setup import PROTOCOL_VERSION, GameSetup
 from p2pfish.tools import cli as tools_cli
 
@@ -113,3 +117,12 @@ def test_match_prints_a_peers_fault_reason_as_one_printable_line(capsys: pytest.
     tools_cli._print_match(result)  # type: ignore[arg-type]
     out = capsys.readouterr().out
     assert out.count("\n") == 4 and "\x1b" not in out, out
+
+
+def test_a_bot_peers_log_line_of_a_stop_is_one_printable_line(capsys: pytest.CaptureFixture[str]) -> None:
+    options = PeerOptions("ann", "random", 1, None, None, None, json=False, timers=NodeTimers())
+    front = BotFrontend(options)
+    front.names = ("ann", "bob")
+    front.event(Stopped(Fault(1, "violation", "seat 1 said: " + FORGED)))
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "\x1b" not in out and out.startswith("game stopped: "), out

@@ -6,9 +6,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from session_helpers import Net
 
 from p2pfish.cli import main
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import MAX_REASON_CHARS, MalformedInput
 from p2pfish.core.text import REPR_LIMIT, shown_value
 from p2pfish.core.wire import as_object
 from p2pfish.crypto.identity import Identity
@@ -126,3 +127,17 @@ def test_a_bot_peers_log_line_of_a_stop_is_one_printable_line(capsys: pytest.Cap
     front.event(Stopped(Fault(1, "violation", "seat 1 said: " + FORGED)))
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and "\x1b" not in out and out.startswith("game stopped: "), out
+
+
+def test_no_reason_grows_with_the_message_that_caused_it() -> None:
+    """Some reasons quote a peer's value without cutting it (an unknown message type, say): all are cut."""
+    assert len(MalformedInput("x" * 100_000).reason) == MAX_REASON_CHARS
+    net = Net(3, seed=1)
+    net.overrides[1] = lambda net, session, decision: False  # seat 1 holds back: the game waits for it
+    net.start()
+    net.run(max_steps=20_000)
+    victim = net.sessions[0]
+    assert victim.waiting_for() == (1,)
+    victim.receive(net.forge(1, {"type": "x" * 60_000, "turn": victim.turn}), via=1)
+    fault = victim.fault
+    assert fault is not None and fault.seat == 1 and len(fault.reason) <= MAX_REASON_CHARS, fault

@@ -5,10 +5,12 @@ session id, so that peers given different games notice, and how many messages of
 peer holds); a goodbye ("B", the same numbers, sent once by a peer that finished and leaves); and "A", sent by a
 player who leaves a game unfinished and means to resume it: the others then wait longer for it.
 The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
-holds, they are sent again — so nothing is lost to a reconnect, a dropped frame or a peer that
-crashed and came back. A peer that sends nothing at all, not even heartbeats, and none of whose
-messages arrives by any other peer either, is shown as silent; once the game waits for it past the
-timeout, the session stops the game naming it (see Session.drop).
+holds, they are sent again (less and less often while its count does not move) — so nothing is lost to
+a reconnect, a dropped frame or a peer that crashed and came back. Each link is read at most
+LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends
+nothing at all, not even heartbeats, and none of whose messages arrives by any other peer either, is
+shown as silent; once the game waits for it past the timeout, the session stops the game naming it (see
+Session.drop).
 
 Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
 heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses
@@ -293,10 +295,10 @@ class PeerNode:
                 self._heard(author)
 
     def _resend_missing(self, seat: int) -> None:
-        """Send the peer up to RESEND_BATCH messages of each author its heartbeat shows it lacks: at once when
-        its count for that author rose past any shown at the last resend, else after a wait that doubles from
-        resend_after_s up to RESEND_BACKOFF_MAX_S while the count stays put (a peer that never reads is not
-        sent the same messages every resend_after_s forever)."""
+        """Send the peer up to RESEND_BATCH messages of each author its heartbeat shows it lacks, resend_after_s
+        after the last such resend while its count for that author rises past any it showed at the resends,
+        else after a wait that doubles, up to RESEND_BACKOFF_MAX_S, at each resend that did not move it (a peer
+        that never reads is not sent the same messages every resend_after_s forever)."""
         now = self.clock()
         theirs = self._peer_have[seat]
         for author, held in enumerate(self.session.have()):

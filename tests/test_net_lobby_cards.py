@@ -1,6 +1,8 @@
 """Player cards, the lobby's unit of trust: signed by the player's identity, and holding only what the
 mesh can use (a CURVE key and a tcp:// endpoint), so that no card admitted to a table can crash a peer."""
 
+import asyncio
+
 import pytest
 import zmq
 
@@ -79,11 +81,15 @@ def test_a_mesh_that_cannot_connect_an_endpoint_says_so_in_one_line() -> None:
     """Had a bad endpoint got past the card check, linking would raise a MalformedInput, not a ZMQError."""
     public, secret = new_curve_keypair()
     other, _ = new_curve_keypair()
-    mesh = Mesh(secret, "tcp://127.0.0.1:*")
-    try:
-        peers = [MeshPeer(mesh.endpoint, public), MeshPeer("tcp://127.0.0.1:9", other)]
-        object.__setattr__(peers[1], "endpoint", "tcp://*:5555")  # as if the check had let it through
-        with pytest.raises(MalformedInput, match=r"^cannot connect to seat 1's endpoint 'tcp://\*:5555': "):
-            mesh.link(0, peers)
-    finally:
-        mesh.close()
+
+    async def link() -> None:  # the mesh's authenticator runs on an event loop
+        mesh = Mesh(secret, "tcp://127.0.0.1:*")
+        try:
+            peers = [MeshPeer(mesh.endpoint, public), MeshPeer("tcp://127.0.0.1:9", other)]
+            object.__setattr__(peers[1], "endpoint", "tcp://*:5555")  # as if the check had let it through
+            with pytest.raises(MalformedInput, match=r"^cannot connect to seat 1's endpoint 'tcp://\*:5555': "):
+                mesh.link(0, peers)
+        finally:
+            mesh.close()
+
+    asyncio.run(link())

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from p2pfish.core.errors import MalformedInput, P2pfishError
-from p2pfish.core.text import printable, printable_lines
+from p2pfish.core.text import printable
 from p2pfish.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
@@ -314,7 +314,9 @@ def main(
     try:
         code: int = args.run(args)
     except P2pfishError as error:
-        print(f"p2pfish: error: {printable_lines(error.reason)}", file=sys.stderr)
+        print(f"p2pfish: error: {printable(error.reason)}", file=sys.stderr)
+        for line in error.details:
+            print(f"  {printable(line)}", file=sys.stderr)
         return EXIT_USAGE
     except sqlite3.Error as error:
         print(f"p2pfish: error: the game store failed: {error}", file=sys.stderr)

@@ -124,8 +124,9 @@ def split_address(address: str) -> tuple[str, int]:
 
 
 def say(options: PeerOptions, text: str) -> None:
-    """A line for the terminal or the log: made printable, since it may hold what another peer sent."""
-    print(printable_lines(text), file=sys.stderr if options.json else sys.stdout, flush=True)
+    """A line for the terminal or the log: one printable line, since it may hold what another peer sent (a
+    stop report's reason with line breaks would print lines of its choosing)."""
+    print(printable(text), file=sys.stderr if options.json else sys.stdout, flush=True)
 
 
 class Frontend(Protocol):
@@ -260,7 +261,9 @@ async def find_lobby(timeout_s: float) -> str:
         return f"{ads[0].address}:{ads[0].port}"
     if not ads:
         raise MalformedInput("no open lobby found on this network: give the host's HOST:PORT")
-    raise MalformedInput("several lobbies are open; pick one with HOST:PORT:\n" + format_lobbies(ads))
+    raise MalformedInput(
+        "several lobbies are open; pick one with HOST:PORT:", details=tuple(format_lobbies(ads).split("\n"))
+    )
 
 
 async def list_lobbies(timeout_s: float) -> int:
@@ -385,10 +388,10 @@ async def _run(
     session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], *, options: PeerOptions, path: Path, front: Frontend
 ) -> int:
     assert session.seat is not None
-    mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
-    node = PeerNode(session, mesh, front.chooser(session), timers=options.timers, on_event=front.event)
-    front.started(session, node, path)
     try:
+        mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
+        node = PeerNode(session, mesh, front.chooser(session), timers=options.timers, on_event=front.event)
+        front.started(session, node, path)
         await node.run()
     finally:
         mesh.close()

@@ -7,6 +7,7 @@ whose reason is one line (the command line prints it and exits non-zero)."""
 import errno
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from p2pfish.core.errors import MalformedInput
@@ -43,11 +44,14 @@ def local_file_error(what: str, path: Path, error: OSError) -> LocalFileError:
     return LocalFileError(f"cannot use {path} as the {what}: {reason}")
 
 
-def create_private_file(path: Path, what: str, *, new: bool = False) -> int:
+def create_private_file(
+    path: Path, what: str, *, new: bool = False, check: Callable[[os.stat_result], None] | None = None
+) -> int:
     """A read-write descriptor of the regular file `path`, created 0600 if missing (`new`: it must be).
 
     Never through a symbolic link (O_NOFOLLOW on the last component); an existing file must be a regular
-    file of this user's and is made 0600. The caller closes the descriptor."""
+    file of this user's and is made 0600; `check` may refuse the opened file too (raising LocalFileError).
+    The caller closes the descriptor."""
     flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | (os.O_EXCL if new else 0)
     try:
         fd = os.open(path, flags, OWNER_ONLY)
@@ -59,6 +63,8 @@ def create_private_file(path: Path, what: str, *, new: bool = False) -> int:
             raise LocalFileError(f"cannot use {path} as the {what}: it is not a regular file")
         if info.st_uid != os.getuid():
             raise LocalFileError(f"cannot use {path} as the {what}: it belongs to another user")
+        if check is not None:
+            check(info)
         os.fchmod(fd, OWNER_ONLY)
     except OSError as error:
         os.close(fd)

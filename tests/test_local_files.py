@@ -173,3 +173,62 @@ def test_a_transcript_turned_into_a_symlink_during_the_game_is_refused_at_the_en
     log = (tmp_path / "seat0.log").read_text()
     assert "Traceback" not in log and "symbolic link" in log.strip().splitlines()[-1]
     assert target.read_bytes() == PRECIOUS
+
+
+def test_the_stores_wal_and_shm_are_made_owner_only_before_sqlite_opens_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite would make them itself, or use whatever file it finds under those names."""
+    path = tmp_path / "game.sqlite"
+    seen: list[tuple[str, int, int]] = []
+    connect = sqlite3.connect
+
+    def watching(database: str, isolation_level: None = None) -> sqlite3.Connection:
+        for suffix in ("-wal", "-shm"):
+            info = os.lstat(database + suffix)
+            seen.append((suffix, info.st_mode & 0o777, info.st_uid))
+        return connect(database, isolation_level=isolation_level)
+
+    monkeypatch.setattr(sqlite3, "connect", watching)
+    store = SqliteStore(path, new=True)
+    store.save_secret("secret", {"value": 1})
+    store.close()
+    assert seen == [("-wal", 0o600, os.getuid()), ("-shm", 0o600, os.getuid())]
+    store = SqliteStore(path)  # SQLite removed them on close: made again, and the store reads as before
+    assert store.load_secrets() == {"secret": {"value": 1}}
+    store.close()
+
+
+def test_a_companion_with_another_name_or_of_another_kind_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.sqlite"
+    SqliteStore(path, new=True).close()
+    target = tmp_path / "precious.txt"
+    target.write_bytes(PRECIOUS)
+    os.link(target, tmp_path / "game.sqlite-wal")
+    with pytest.raises(LocalFileError, match=r"game.sqlite-wal has another name \(a hard link\)$"):
+        SqliteStore(path)
+    assert target.read_bytes() == PRECIOUS
+    (tmp_path / "game.sqlite-wal").unlink()
+    os.mkfifo(tmp_path / "game.sqlite-shm")
+    with pytest.raises(LocalFileError, match=r"game.sqlite-shm.*not a regular file"):
+        SqliteStore(path)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a file of another user needs root")
+@pytest.mark.parametrize("suffix", ["-wal", "-shm", "-journal"])
+def test_a_companion_another_user_made_is_refused(tmp_path: Path, suffix: str) -> None:
+    """In a sticky folder such as /tmp anyone may make game.sqlite-wal first, 0666, and read the secrets."""
+    path = tmp_path / "game.sqlite"
+    SqliteStore(path, new=True).close()
+    planted = tmp_path / ("game.sqlite" + suffix)
+    planted.write_bytes(b"")
+    planted.chmod(0o666)
+    os.chown(planted, 65534, 65534)
+    with pytest.raises(LocalFileError, match=rf"game.sqlite{suffix}.*belongs to another user"):
+        SqliteStore(path)
+    assert planted.read_bytes() == b"" and mode(planted) == 0o666
+    fresh = tmp_path / "fresh.sqlite"
+    (tmp_path / ("fresh.sqlite" + suffix)).symlink_to(planted)
+    with pytest.raises(LocalFileError):
+        SqliteStore(fresh, new=True)
+    assert not fresh.exists(), "a new store refused leaves no empty store behind"

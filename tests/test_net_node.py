@@ -1,9 +1,23 @@
 """The peer runner without sockets: a fake mesh and a fake clock show who is dropped and when."""
 
+import asyncio
 import json
+import sqlite3
+import time
+
+import pytest
 
 from p2pfish.crypto.identity import Identity
-from p2pfish.net.node import AWAY, HEARTBEAT, MESSAGE, NodeTimers, PeerAway, PeerNode
+from p2pfish.net.node import (
+    AWAY,
+    HEARTBEAT,
+    LINK_FRAMES_PER_S,
+    MESSAGE,
+    NodeTimers,
+    PeerAway,
+    PeerFailed,
+    PeerNode,
+)
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
@@ -202,3 +216,147 @@ def test_a_message_held_before_the_heartbeat_is_read_after_it() -> None:
     assert node.session.have()[1] == 0
     node.on_frames(1, heartbeat(node))
     assert node.session.have()[1] == 1 and node.session.fault is None
+
+
+def beat_with(node: PeerNode, have: list[int]) -> list[bytes]:
+    return [HEARTBEAT, json.dumps({"session": node.session.session_id.hex(), "have": have}).encode()]
+
+
+def resend_times(node: PeerNode, clock: list[float], beats: list[tuple[float, list[int]]]) -> list[float]:
+    """When the node resent messages to seat 1, given seat 1's heartbeats at those times."""
+    mesh = node.mesh
+    assert isinstance(mesh, FakeMesh)
+    times = []
+    for at, have in beats:
+        clock[0] = at
+        mesh.sent.clear()
+        node.on_frames(1, beat_with(node, have))
+        if any(seat == 1 and frames[0] == MESSAGE for seat, frames in mesh.sent):
+            times.append(at)
+    return times
+
+
+def test_resends_to_a_peer_whose_count_does_not_move_back_off_and_resume_when_it_moves() -> None:
+    """A 95-byte heartbeat saying "I hold nothing" must not buy a batch of resends every 0.5 s forever."""
+    clock, events = [0.0], list[object]()
+    node = node_at(clock, events)
+    joined(node)  # its heartbeat at 0 s, holding nothing, had this node resend at once
+    assert node.session.have() == [2, 1]
+    stuck = [(step * 0.25, [0, 1]) for step in range(100)]  # 25 s of heartbeats; its count never moves
+    assert resend_times(node, clock, stuck) == [0.5, 1.5, 3.5, 7.5, 15.5, 23.5]
+    # its count moves: resends go after resend_after_s again, then back off again
+    moved = [(25.0 + step * 0.25, [1, 1]) for step in range(12)]
+    assert resend_times(node, clock, moved) == [25.0, 25.5, 26.5]
+
+
+class FloodMesh:
+    """A mesh whose receive returns at once, without yielding to the event loop, with a heartbeat of seat 1 for
+    `flood_s` seconds of real time, then waits forever. It counts this node's heartbeats while it floods."""
+
+    def __init__(self, payload: bytes, flood_s: float) -> None:
+        self.others = [1]
+        self.payload = payload
+        self.flood_s = flood_s
+        self.flood_started: float | None = None
+        self.beats = 0
+        self.beats_during_flood = 0
+        self.frames = 0
+
+    def broadcast(self, frames: list[bytes]) -> None:
+        if frames[0] == HEARTBEAT:
+            self.beats += 1
+            if self.flood_started is not None and time.monotonic() < self.flood_started + self.flood_s:
+                self.beats_during_flood += 1
+
+    def send(self, seat: int, frames: list[bytes]) -> bool:
+        return True
+
+    async def receive(self) -> tuple[int, list[bytes]]:
+        now = time.monotonic()
+        if self.flood_started is None:
+            self.flood_started = now
+        if now < self.flood_started + self.flood_s:
+            self.frames += 1
+            return 1, [HEARTBEAT, self.payload]
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+def test_a_stream_of_small_frames_does_not_starve_the_heartbeats() -> None:
+    roster = tuple(s.public_bytes for s in SIGNERS[:2])
+    setup = GameSetup.create("fishnstones", {}, roster, ("a", "b"))
+    session = Session(setup, 0, SIGNERS[0], MemoryStore())
+    payload = json.dumps({"session": setup.session_id.hex(), "have": [0, 0]}).encode()
+    mesh = FloodMesh(payload, flood_s=0.6)
+    node = PeerNode(session, mesh, None, timers=NodeTimers(heartbeat_s=0.02, drop_after_s=1e9))  # type: ignore[arg-type]
+
+    async def flood() -> None:
+        run = asyncio.create_task(node.run())
+        while mesh.flood_started is None or time.monotonic() < mesh.flood_started + mesh.flood_s:
+            await asyncio.sleep(0.01)
+        run.cancel()
+
+    asyncio.run(flood())
+    assert mesh.frames > 100, mesh.frames
+    assert mesh.beats_during_flood >= 10, (mesh.beats_during_flood, mesh.frames)
+
+
+def test_frames_over_a_links_budget_are_dropped_unread() -> None:
+    clock, events = [0.0], list[object]()
+    node = node_at(clock, events)
+    taken = [node._within_budget(1) for _ in range(LINK_FRAMES_PER_S + 50)]
+    assert taken.count(True) == LINK_FRAMES_PER_S
+    assert node._within_budget(2), "each link has its own budget"
+    clock[0] = 0.5
+    assert [node._within_budget(1) for _ in range(LINK_FRAMES_PER_S)].count(True) == LINK_FRAMES_PER_S // 2
+
+
+class QueueMesh:
+    def __init__(self) -> None:
+        self.others = [1]
+        self.frames: asyncio.Queue[tuple[int, list[bytes]]] = asyncio.Queue()
+
+    def broadcast(self, frames: list[bytes]) -> None:
+        pass
+
+    def send(self, seat: int, frames: list[bytes]) -> bool:
+        return True
+
+    async def receive(self) -> tuple[int, list[bytes]]:
+        return await self.frames.get()
+
+
+class FailingStore(MemoryStore):
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    def save_received(self, raw: bytes) -> None:
+        raise self.error
+
+
+def run_with_failing_store(error: Exception) -> Session:
+    roster = tuple(s.public_bytes for s in SIGNERS[:2])
+    setup = GameSetup.create("fishnstones", {}, roster, ("a", "b"))
+    session = Session(setup, 0, SIGNERS[0], FailingStore(error))
+    mesh = QueueMesh()
+    node = PeerNode(session, mesh, None, timers=NodeTimers(heartbeat_s=0.01, linger_s=0))  # type: ignore[arg-type]
+    other = Session(setup, 1, SIGNERS[1], MemoryStore())
+    other.start()
+    mesh.frames.put_nowait((1, beat_with(node, [0, 0])))
+    for raw in other.take_outbox():
+        mesh.frames.put_nowait((1, [MESSAGE, raw]))
+    asyncio.run(asyncio.wait_for(node.run(), 10))
+    return session
+
+
+def test_a_store_failing_under_a_frame_stops_the_game_naming_nobody_and_ends_the_run() -> None:
+    session = run_with_failing_store(sqlite3.OperationalError("database or disk is full"))
+    fault = session.fault
+    assert fault is not None and fault.seat is None
+    assert fault.reason == "this peer's game store failed: database or disk is full"
+
+
+def test_any_other_failure_under_a_frame_ends_the_run_with_one_line() -> None:
+    with pytest.raises(PeerFailed, match=r"^this peer failed reading a frame: ValueError: boom$"):
+        run_with_failing_store(ValueError("boom"))

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar, field, hex_bytes, int_field, scalar, str_field
 
 DIGEST_BYTES = 32
@@ -146,7 +147,7 @@ def checked_tag(wire: Mapping[str, Json], game: str, fields: Mapping[str, set[st
     tag = field(wire, "t")
     expected = fields.get(tag) if isinstance(tag, str) else None
     if expected is None or not isinstance(tag, str):
-        raise MalformedInput(f"unknown {game} action {tag!r}")
+        raise MalformedInput(f"unknown {game} action {shown_value(tag)}")
     if set(wire) != expected:
         raise MalformedInput(f"a {tag} action has exactly the fields {sorted(expected)}, not {sorted(wire)}")
     return tag
@@ -158,7 +159,7 @@ def decode_core_action(wire: Mapping[str, Json]) -> Action | None:
     if tag == "chance":
         values = field(wire, "values")
         if not isinstance(values, list):
-            raise MalformedInput(f"chance values must be a list, not {values!r}")
+            raise MalformedInput(f"chance values must be a list, not {shown_value(values)}")
         return Chance(tuple(scalar(v, "a chance value") for v in values))
     if tag == "commit":
         digest = hex_bytes(str_field(wire, "digest"), "a commit digest", DIGEST_BYTES)

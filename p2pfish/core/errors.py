@@ -6,13 +6,21 @@
   equivocation, a broken hash chain).
 """
 
+MAX_REASON_CHARS = 1000
+"""A reason longer than this is cut (ending in "…"): a safety net under the quoting of peers' values (each cut
+to 200 characters, core/text.py), so that no reason grows with a 64 KiB message."""
+
 
 class P2pfishError(Exception):
     """Base class; `seat` is the seat at fault, or None when no seat is (a bad command line)."""
 
-    def __init__(self, reason: str, seat: int | None = None) -> None:
+    def __init__(self, reason: str, seat: int | None = None, *, details: tuple[str, ...] = ()) -> None:
+        if len(reason) > MAX_REASON_CHARS:
+            reason = reason[: MAX_REASON_CHARS - 1] + "…"
         self.reason = reason
         self.seat = seat
+        self.details = details
+        """Lines the command line prints under the reason (the reason itself is always shown as one line)."""
         super().__init__(reason if seat is None else f"seat {seat}: {reason}")
 
 

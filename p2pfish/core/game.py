@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 
 from p2pfish.core.actions import Action, Chance
 from p2pfish.core.errors import IllegalAction
+from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar
 
 Known = Mapping[str, Scalar]
@@ -122,7 +123,7 @@ def check_chance(request: ChanceRequest, action: Chance) -> None:
     remaining = list(request.pool)
     for value in action.values:
         if value not in remaining:
-            raise IllegalAction(f"{request.purpose}: {value!r} is not left in the pool")
+            raise IllegalAction(f"{request.purpose}: {shown_value(value)} is not left in the pool")
         remaining.remove(value)
 
 

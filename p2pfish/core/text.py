@@ -26,6 +26,20 @@ def printable(text: str, limit: int | None = None) -> str:
     return shown
 
 
+REPR_LIMIT = 200
+"""The most characters of a peer's value an error reason quotes (`shown_value`)."""
+
+
+def shown_value(value: object, limit: int = REPR_LIMIT) -> str:
+    """repr(value) for an error reason, at most `limit` characters (a cut one ends in "…"): a reason that quoted a
+    peer's value whole would be as long as its message (64 KiB), on every stop line and in every report."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<a {type(value).__name__} nested too deep to show>"
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + CUT
+
+
 def printable_lines(text: str, limit: int | None = None) -> str:
     """Several lines of text, each made printable (the line breaks between them are kept)."""
     return "\n".join(printable(line, limit) for line in text.split("\n"))

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TypeAlias
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import shown_value
 
 _LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
@@ -16,32 +17,32 @@ def field(wire: Mapping[str, Json], name: str) -> Json:
     try:
         return wire[name]
     except KeyError:
-        raise MalformedInput(f"missing field {name!r} in {dict(wire)!r}") from None
+        raise MalformedInput(f"missing field {name!r} in {shown_value(dict(wire))}") from None
 
 
 def int_field(wire: Mapping[str, Json], name: str) -> int:
     value = field(wire, name)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"field {name!r} must be an integer, not {value!r}")
+        raise MalformedInput(f"field {name!r} must be an integer, not {shown_value(value)}")
     return value
 
 
 def str_field(wire: Mapping[str, Json], name: str) -> str:
     value = field(wire, name)
     if not isinstance(value, str):
-        raise MalformedInput(f"field {name!r} must be a string, not {value!r}")
+        raise MalformedInput(f"field {name!r} must be a string, not {shown_value(value)}")
     return value
 
 
 def scalar(value: Json, what: str) -> Scalar:
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
-    raise MalformedInput(f"{what} must be an integer or a string, not {value!r}")
+    raise MalformedInput(f"{what} must be an integer or a string, not {shown_value(value)}")
 
 
 def as_object(wire: Json, what: str = "action") -> Mapping[str, Json]:
     if not isinstance(wire, dict):
-        raise MalformedInput(f"{what} must be a JSON object, not {wire!r}")
+        raise MalformedInput(f"{what} must be a JSON object, not {shown_value(wire)}")
     return wire
 
 
@@ -57,5 +58,5 @@ def hex_bytes(text: str, what: str, size: int | None = None) -> bytes:
 
 def as_list(value: Json, what: str) -> list[Json]:
     if not isinstance(value, list):
-        raise MalformedInput(f"{what} must be a JSON list, not {value!r}"[:200])
+        raise MalformedInput(f"{what} must be a JSON list, not {shown_value(value)}")
     return value

@@ -10,6 +10,7 @@ import hmac
 import secrets
 
 from p2pfish.core.errors import MalformedInput, ProtocolViolation
+from p2pfish.core.text import shown_value
 from p2pfish.crypto.encoding import encode_text, encode_u64, tagged_hash
 
 TAG_COMMIT = b"p2pfish/commit/v1"
@@ -37,4 +38,4 @@ def check_opening(digest: bytes, session_id: bytes, seat: int, purpose: str, *, 
 def require_opening(digest: bytes, session_id: bytes, seat: int, purpose: str, *, value: bytes, nonce: bytes) -> None:
     """Like check_opening, but a bad opening is a ProtocolViolation blamed on `seat`."""
     if not check_opening(digest, session_id, seat, purpose, value=value, nonce=nonce):
-        raise ProtocolViolation(f"the reveal for {purpose!r} does not open its commitment", seat)
+        raise ProtocolViolation(f"the reveal for {shown_value(purpose)} does not open its commitment", seat)

@@ -9,6 +9,7 @@ for one purpose can never be replayed as another.
 import hashlib
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Scalar
 
 MAX_FIELD_BYTES = 2**32 - 1
@@ -47,13 +48,13 @@ def encode_text(value: str) -> bytes:
     try:
         return value.encode("utf-8")
     except UnicodeEncodeError:
-        raise MalformedInput(f"{value!r} is not valid Unicode text") from None
+        raise MalformedInput(f"{shown_value(value)} is not valid Unicode text") from None
 
 
 def encode_scalar(value: Scalar) -> bytes:
     """A game value: b"i" + 8-byte big-endian two's complement for an int, b"s" + UTF-8 for a str."""
     if isinstance(value, bool):
-        raise MalformedInput(f"a game value must be an int or a str, not the bool {value!r}")
+        raise MalformedInput(f"a game value must be an int or a str, not the bool {shown_value(value)}")
     if isinstance(value, int):
         try:
             return INT_SCALAR_TYPE + value.to_bytes(8, "big", signed=True)
@@ -64,5 +65,5 @@ def encode_scalar(value: Scalar) -> bytes:
 
 def _unsigned(value: int, size: int) -> bytes:
     if isinstance(value, bool) or not 0 <= value < 2 ** (8 * size):
-        raise MalformedInput(f"{value!r} is not an unsigned {8 * size}-bit integer")
+        raise MalformedInput(f"{shown_value(value)} is not an unsigned {8 * size}-bit integer")
     return value.to_bytes(size, "big")

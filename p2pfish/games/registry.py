@@ -7,6 +7,7 @@ from p2pfish.bots import BOT_KINDS, Bot
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
+from p2pfish.core.text import shown_value
 from p2pfish.games import fishfish, fishnstones, kingfish, kunayala
 from p2pfish.games.game import Game
 
@@ -27,7 +28,7 @@ def game_of(game_id: str) -> Game:
         return BY_ID[game_id]
     except KeyError:
         known = ", ".join(game.id for game in GAMES)
-        raise MalformedInput(f"unknown game {game_id!r} (known: {known})") from None
+        raise MalformedInput(f"unknown game {shown_value(game_id)} (known: {known})") from None
 
 
 def get_rules(game_id: str) -> AnyRules:

@@ -16,6 +16,9 @@ CONNECTION_CAP connections are open on the ROUTER at once (guard.py).
 """
 
 import asyncio
+import ipaddress
+import re
+import string
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +29,7 @@ from zmq.auth.asyncio import AsyncioAuthenticator
 from zmq.utils import z85
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import shown_value
 from p2pfish.net.guard import HANDSHAKE_S, ConnectionCap
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 
@@ -33,7 +37,10 @@ CURVE_KEY_CHARS = 40
 MESH_FRAME_CAP = 4 * MAX_MESSAGE_BYTES
 """libzmq closes a connection that announces a frame longer than this (ZMQ_MAXMSGSIZE)."""
 CLOSE_LINGER_MS = 300
-SEND_HIGH_WATER = 10_000
+SEND_HIGH_WATER = 512
+"""Frames a DEALER queues for its peer before a send is dropped (the runner resends later): at most
+512 x MAX_MESSAGE_BYTES = 32 MiB per link held by libzmq for a peer that never reads. An honest game queues far
+fewer: its messages and RESEND_BATCH per author at a time."""
 LINK_HEARTBEAT_MS = 1000
 LINK_DEAD_AFTER_MS = 4000
 CONNECT_TIMEOUT_MS = 2000
@@ -53,7 +60,7 @@ class MeshPeer:
         if not is_curve_key(self.curve_public):
             raise MalformedInput(f"a CURVE public key is {CURVE_KEY_CHARS} Z85 characters")
         if not is_tcp_endpoint(self.endpoint):
-            raise MalformedInput(f"a peer endpoint looks like tcp://HOST:PORT, not {self.endpoint!r}")
+            raise MalformedInput(f"a peer endpoint looks like tcp://HOST:PORT, not {shown_value(self.endpoint)}")
 
 
 def is_curve_key(text: str) -> bool:
@@ -66,9 +73,43 @@ def is_curve_key(text: str) -> bool:
     return True
 
 
+_PORT = re.compile(r"[1-9][0-9]{0,4}")
+_DNS_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+MAX_DNS_NAME = 253
+
+
 def is_tcp_endpoint(text: str) -> bool:
+    """`tcp://HOST:PORT`, where HOST is an IPv4 literal (`192.168.1.7`), a bracketed IPv6 literal without a zone
+    (`[fe80::1]`) or a DNS name (labels of letters, digits and inner hyphens, joined by dots), and PORT is
+    1-65535 written without leading zeros. Nothing else: libzmq refuses some other texts at connect (`*`, `%`,
+    a space) and reads others as more than an address (`SOURCE;HOST` binds a source address)."""
+    if not text.isascii() or not text.startswith("tcp://"):
+        return False
     host, _, port = text.removeprefix("tcp://").rpartition(":")
-    return text.isascii() and text.startswith("tcp://") and bool(host) and port.isdigit() and 1 <= int(port) <= 65535
+    if _PORT.fullmatch(port) is None or int(port) > 65535:
+        return False
+    return is_host(host)
+
+
+def is_host(host: str) -> bool:
+    """An IPv4 literal, a bracketed IPv6 literal without a zone, or a DNS name (see is_tcp_endpoint)."""
+    if host.startswith("[") and host.endswith("]"):
+        inner = host[1:-1]
+        if not inner or "%" in inner or not all(c in string.hexdigits or c in ":." for c in inner):
+            return False
+        try:
+            ipaddress.IPv6Address(inner)
+        except ValueError:
+            return False
+        return True
+    labels = host.split(".")
+    if all(label.isdigit() for label in labels):  # all numbers: it must be an IPv4 literal
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return False
+        return True
+    return 0 < len(host) <= MAX_DNS_NAME and all(_DNS_LABEL.fullmatch(label) for label in labels)
 
 
 def new_curve_keypair() -> tuple[str, str]:
@@ -153,8 +194,13 @@ class Mesh:
             dealer.connect_timeout = CONNECT_TIMEOUT_MS
             dealer.handshake_ivl = int(HANDSHAKE_S * 1000)
             dealer.maxmsgsize = MESH_FRAME_CAP
-            dealer.connect(peer.endpoint)
             self._dealers[seat] = dealer
+            try:
+                dealer.connect(peer.endpoint)
+            except zmq.ZMQError as error:  # is_tcp_endpoint should leave none: a refusal, not a traceback
+                raise MalformedInput(
+                    f"cannot connect to seat {seat}'s endpoint {shown_value(peer.endpoint)}: {error.strerror}"
+                ) from None
 
     @property
     def others(self) -> list[int]:
@@ -177,12 +223,12 @@ class Mesh:
         without a roster key never arrive: the ZAP check refused it."""
         while True:
             parts = await self._router.recv_multipart(copy=False)
-            if len(parts) < 2:
-                continue
-            key = parts[1].get("User-Id")
-            seat = self._allowed.get(key.encode("ascii") if isinstance(key, str) else b"")
-            if seat is not None:
-                return seat, [bytes(part.buffer) for part in parts[1:]]
+            if len(parts) >= 2:
+                key = parts[1].get("User-Id")
+                seat = self._allowed.get(key.encode("ascii") if isinstance(key, str) else b"")
+                if seat is not None:
+                    return seat, [bytes(part.buffer) for part in parts[1:]]
+            await asyncio.sleep(0)  # a frame skipped: with more queued, the receive above would not yield
 
     def close(self) -> None:
         """Close, giving frames already queued (a goodbye) a moment to leave."""

@@ -5,10 +5,12 @@ session id, so that peers given different games notice, and how many messages of
 peer holds); a goodbye ("B", the same numbers, sent once by a peer that finished and leaves); and "A", sent by a
 player who leaves a game unfinished and means to resume it: the others then wait longer for it.
 The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
-holds, they are sent again — so nothing is lost to a reconnect, a dropped frame or a peer that
-crashed and came back. A peer that sends nothing at all, not even heartbeats, and none of whose
-messages arrives by any other peer either, is shown as silent; once the game waits for it past the
-timeout, the session stops the game naming it (see Session.drop).
+holds, they are sent again (less and less often while its count does not move) — so nothing is lost to
+a reconnect, a dropped frame or a peer that crashed and came back. Each link is read at most
+LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends
+nothing at all, not even heartbeats, and none of whose messages arrives by any other peer either, is
+shown as silent; once the game waits for it past the timeout, the session stops the game naming it (see
+Session.drop).
 
 Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
 heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses
@@ -20,19 +22,29 @@ the game naming nobody, instead of getting an honest peer blamed for "a message 
 """
 
 import asyncio
+import contextlib
 import json
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from p2pfish.core.actions import Action
+from p2pfish.core.errors import P2pfishError
 from p2pfish.net.mesh import Mesh
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
 
 MESSAGE, HEARTBEAT, BYE, AWAY = b"M", b"H", b"B", b"A"
 RESEND_BATCH = 64
+RESEND_BACKOFF_MAX_S = 8.0
+"""A peer whose have-vector for an author does not move after a resend is sent that author's messages again
+after resend_after_s, then twice as long each time, up to this; the wait is back to resend_after_s once it moves."""
+LINK_FRAMES_PER_S = 2000
+"""Frames read per second from one link (a token bucket of as many frames, refilled at this rate); frames over it
+are dropped unread. An honest peer sends a few heartbeats a second, its moves, and resends in batches of
+RESEND_BATCH per author: far below. What is dropped of an honest peer is sent again (its heartbeats show it)."""
 EARLY_BYTES = 4 * 1024 * 1024
 """Bytes of messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent
 later)."""
@@ -104,6 +116,14 @@ class PeerNode:
         self._silent: set[int] = set()
         self._peer_have: dict[int, list[int]] = {}
         self._last_resend: dict[tuple[int, int], float] = {}
+        self._resend_wait: dict[tuple[int, int], float] = {}
+        """How long after the last resend of (seat, author) the next may go, while the seat's count stays put."""
+        self._resent_from: dict[tuple[int, int], int] = {}
+        """The highest count of (seat, author) a heartbeat showed when that author's messages were last resent."""
+        self._budget: dict[int, tuple[float, float]] = {}
+        """Per link: (frames it may still send now, when that was counted)."""
+        self.dropped = 0
+        """Frames dropped unread because their link sent over LINK_FRAMES_PER_S."""
         self._gone: set[int] = set()
         self._away: set[int] = set()
         self._leaving = False
@@ -123,15 +143,25 @@ class PeerNode:
         try:
             while not self._over():
                 self._beat()
-                await asyncio.sleep(self.timers.heartbeat_s)
+                await self._pause(receiver)
             deadline = self.clock() + (0 if self._leaving else self.timers.linger_s)
             while self.clock() < deadline and not self._everyone_caught_up():
                 self._beat()
-                await asyncio.sleep(self.timers.heartbeat_s)
+                await self._pause(receiver)
             if self.session.finished:
                 self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
         finally:
             receiver.cancel()
+
+    async def _pause(self, receiver: "asyncio.Task[None]") -> None:
+        """Wait one heartbeat, or less if the receiver ended: it ends only by failing, and then so does the run
+        (a peer whose frames go unread must not go on looking alive to the others)."""
+        await asyncio.wait({receiver}, timeout=self.timers.heartbeat_s)
+        if receiver.done():
+            error = receiver.exception()
+            if isinstance(error, P2pfishError):
+                raise error
+            raise PeerFailed(f"this peer failed reading a frame: {type(error).__name__}: {error}") from error
 
     def act(self, action: Action) -> None:
         """A human front end's move (a bot's is made by `choose`). Raises IllegalAction."""
@@ -160,16 +190,47 @@ class PeerNode:
         )
 
     async def _receive_forever(self) -> None:
+        """Read frames until cancelled. Each frame yields to the event loop: with frames queued, a receive
+        completes at once, and a peer streaming small frames would otherwise starve the heartbeats (and a UI).
+        A store that fails while a frame is handled stops the game here, naming nobody; the run then ends."""
         while True:
             seat, frames = await self.mesh.receive()
-            self.on_frames(seat, frames)
+            if self._within_budget(seat):
+                try:
+                    self.on_frames(seat, frames)
+                except sqlite3.Error as error:
+                    self._store_failed(error)
+            else:
+                self.dropped += 1
+            await asyncio.sleep(0)
+
+    def _within_budget(self, seat: int) -> bool:
+        """Take one frame from the link's budget (LINK_FRAMES_PER_S); False when it is spent."""
+        now = self.clock()
+        left, then = self._budget.get(seat, (float(LINK_FRAMES_PER_S), now))
+        left = min(float(LINK_FRAMES_PER_S), left + (now - then) * LINK_FRAMES_PER_S)
+        if left < 1:
+            self._budget[seat] = (left, now)
+            return False
+        self._budget[seat] = (left - 1, now)
+        return True
+
+    def _store_failed(self, error: sqlite3.Error) -> None:
+        """This peer's own store failed: stop the game naming nobody (telling the others, if the stop report
+        can still be stored)."""
+        with contextlib.suppress(sqlite3.Error):  # the stop is set before its report is stored: it holds
+            self.session.abort(f"this peer's game store failed: {error}")
+        if self.session.fault is None:  # a finished game: nothing to stop, but nothing more can be kept
+            raise PeerFailed(f"this peer's game store failed: {error}") from error
+        with contextlib.suppress(sqlite3.Error):
+            self._after_input()
 
     def on_frames(self, seat: int, frames: list[bytes]) -> None:
         """One multipart frame from an authenticated peer."""
         self._heard(seat)
         oversize = _oversize(frames)
         if oversize is not None:
-            self.session.refuse_frame(seat, oversize)
+            self.session.refuse_frame(seat, oversize, max(frames, key=len))
             self._after_input()
             return
         if frames[0] == MESSAGE and len(frames) == 2:
@@ -234,14 +295,25 @@ class PeerNode:
                 self._heard(author)
 
     def _resend_missing(self, seat: int) -> None:
+        """Send the peer up to RESEND_BATCH messages of each author its heartbeat shows it lacks, resend_after_s
+        after the last such resend while its count for that author rises past any it showed at the resends,
+        else after a wait that doubles, up to RESEND_BACKOFF_MAX_S, at each resend that did not move it (a peer
+        that never reads is not sent the same messages every resend_after_s forever)."""
         now = self.clock()
         theirs = self._peer_have[seat]
         for author, held in enumerate(self.session.have()):
-            if (
-                theirs[author] < held
-                and now - self._last_resend.get((seat, author), -1e9) >= self.timers.resend_after_s
-            ):
-                self._last_resend[(seat, author)] = now
+            key = (seat, author)
+            if theirs[author] >= held:
+                continue
+            moved = theirs[author] > self._resent_from.get(key, -1)
+            if moved:
+                self._resend_wait[key] = self.timers.resend_after_s
+            wait = self._resend_wait.get(key, self.timers.resend_after_s)
+            if now - self._last_resend.get(key, -1e9) >= wait:
+                if not moved:
+                    self._resend_wait[key] = min(2 * wait, max(RESEND_BACKOFF_MAX_S, self.timers.resend_after_s))
+                self._last_resend[key] = now
+                self._resent_from[key] = max(theirs[author], self._resent_from.get(key, -1))
                 for raw in self.session.chain_messages(author, theirs[author], RESEND_BATCH):
                     self.mesh.send(seat, [MESSAGE, raw])
                     self.sent += 1
@@ -294,6 +366,10 @@ class PeerNode:
     def _tell(self, event: NodeEvent) -> None:
         if self.on_event is not None:
             self.on_event(event)
+
+
+class PeerFailed(P2pfishError):
+    """The peer cannot go on (its store failed after the end, or a frame's handling failed): one line."""
 
 
 def _oversize(frames: list[bytes]) -> str | None:

@@ -39,6 +39,8 @@ def read_setup(header: bytes) -> GameSetup:
         obj = as_object(json.loads(header), "the transcript header")
     except ValueError:
         raise MalformedInput("the first line is not a JSON transcript header") from None
+    except RecursionError:
+        raise MalformedInput("the first line is not a transcript header: its JSON is nested too deep") from None
     if str_field(obj, "type") != TRANSCRIPT_TYPE:
         raise MalformedInput(f"the first line is not a {TRANSCRIPT_TYPE} header")
     return GameSetup.from_wire(field(obj, "setup"))

@@ -114,11 +114,12 @@ class Session(RandomTurns, DeckTurns):
             self._ingest(raw, via)
             self._advance()
 
-    def refuse_frame(self, via: int, reason: str) -> None:
+    def refuse_frame(self, via: int, reason: str, frame: bytes = b"") -> None:
         """The transport took from seat `via` a frame no message can be (over a size limit): the game
-        stops, blamed on that seat's authenticated link, as a malformed message would be."""
+        stops, blamed on that seat's authenticated link, as a malformed message would be, the frame kept as
+        the evidence (a stop report carries it as its hash and an excerpt)."""
         if self.fault is None:
-            self._link_fault(Fault(via, "malformed", reason, ()))
+            self._link_fault(Fault(via, "malformed", reason, (frame,) if frame else ()))
 
     def act(self, choice: Action) -> None:
         """The local seat's decision. Raises IllegalAction (and sends nothing) if it is not legal now."""

@@ -7,11 +7,12 @@ can make two games share an id: nothing signed, committed or stored in one game 
 """
 
 import secrets
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.text import printable
+from p2pfish.core.text import printable, shown_value
 from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 from p2pfish.crypto.encoding import encode_text, encode_u32, tagged_hash
 
@@ -63,9 +64,19 @@ class GameSetup:
     @property
     def shown_names(self) -> tuple[str, ...]:
         """Each seat's name as a screen, a log line or `verify` may show it: printable (core.text), at
-        most SHOWN_NAME_CHARS, and "seat N" when nothing printable is left. (`names` stays as signed.)"""
-        shown = (printable(name, SHOWN_NAME_CHARS).strip() for name in self.names)
-        return tuple(name or f"seat {seat}" for seat, name in enumerate(shown))
+        most SHOWN_NAME_CHARS, and "seat N" when nothing printable is left. Names that look the same once made
+        printable (case, spaces and compatibility forms aside: "alice", "Alice " and "alice" followed by
+        invisible characters) are each followed by "(seat N)", so that no seat's chat or moves can pass for
+        another's; so is a name that looks like another seat's "seat N". (`names` stays as signed.)"""
+        shown = [printable(name, SHOWN_NAME_CHARS).strip() or f"seat {seat}" for seat, name in enumerate(self.names)]
+        looks = [" ".join(unicodedata.normalize("NFKC", name).casefold().split()) for name in shown]
+        seat_like = {f"seat {seat}" for seat in range(len(shown))}
+        return tuple(
+            f"{name} (seat {seat})"
+            if looks.count(looks[seat]) > 1 or (looks[seat] in seat_like and looks[seat] != f"seat {seat}")
+            else name
+            for seat, name in enumerate(shown)
+        )
 
     @property
     def option_map(self) -> dict[str, str]:
@@ -95,7 +106,9 @@ class GameSetup:
     def from_wire(cls, wire: Json) -> "GameSetup":
         obj = as_object(wire, "game setup")
         if int_field(obj, "version") != PROTOCOL_VERSION:
-            raise MalformedInput(f"protocol version {obj['version']} is not supported (this is {PROTOCOL_VERSION})")
+            raise MalformedInput(
+                f"protocol version {shown_value(obj['version'], 40)} is not supported (this is {PROTOCOL_VERSION})"
+            )
         options = as_object(field(obj, "options"), "options")
         roster, names, contributions = field(obj, "roster"), field(obj, "names"), field(obj, "contributions")
         if not isinstance(roster, list) or not isinstance(names, list) or not isinstance(contributions, list):

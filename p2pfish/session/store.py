@@ -5,12 +5,14 @@ only its owner may read: it holds the seat's secrets in the clear)."""
 import json
 import os
 import sqlite3
+import stat
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
-from p2pfish.paths import LocalFileError, check_private_folder, create_private_file
+from p2pfish.paths import LocalFileError, check_private_folder, create_private_file, local_file_error
 
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 
@@ -63,7 +65,7 @@ class SqliteStore:
     it too.
     `new=True` (a game starting) refuses a file that exists already: a new game never opens an old store,
     only `resume` does. Neither follows a symbolic link: not the store's name, nor its folder, nor the
-    names SQLite gives its companions (-wal, -shm, -journal)."""
+    names SQLite gives its companions (-wal, -shm, -journal), which must be this user's (prepare_companions)."""
 
     def __init__(self, path: str | Path, *, new: bool = False) -> None:
         path = Path(path)
@@ -74,7 +76,12 @@ class SqliteStore:
             if new and os.path.lexists(path) and not os.path.islink(path):
                 raise LocalFileError(f"{path} exists already: a new game needs a new store") from None
             raise
-        refuse_linked_companions(path)
+        try:
+            prepare_companions(path)
+        except LocalFileError:
+            if new:  # it was made just now, empty: leave no store behind that a new game could not use
+                path.unlink(missing_ok=True)
+            raise
         try:
             self._db = sqlite3.connect(str(path), isolation_level=None)
         except sqlite3.Error as error:
@@ -128,10 +135,36 @@ class SqliteStore:
         return [bytes(row[0]) for row in self._db.execute("SELECT raw FROM messages ORDER BY n")]
 
 
-def refuse_linked_companions(path: Path) -> None:
-    """SQLite opens `path` + "-wal" and the like by name: none may be a symbolic link (newer SQLite
-    refuses one too, with a vaguer error; an older one would write through it)."""
+def prepare_companions(path: Path) -> None:
+    """SQLite opens `path` + "-wal", "-shm" and "-journal" by name, following links, and uses a file it finds
+    there whoever owns it. So, before SQLite opens the store: each companion that exists must be a regular file
+    of this user's with no other name (not a symbolic link, not a hard link to another file, not another
+    user's file pre-made where both can write, such as /tmp) — else the store is refused in one line; and
+    "-wal" and "-shm", where the seat's secrets go, are made now, empty and owner-only, if missing (SQLite
+    takes an empty one as new). Made by this user, no other user can replace them in a sticky folder, and
+    SQLite writes into them rather than making its own. "-journal" is used only while a new store switches to
+    write-ahead logging, before anything secret is written."""
     for suffix in COMPANION_SUFFIXES:
         companion = path.with_name(path.name + suffix)
         if os.path.islink(companion):
             raise LocalFileError(f"cannot open the store {path}: {companion} is a symbolic link")
+        if suffix == "-journal":
+            try:
+                info = os.lstat(companion)
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                raise local_file_error("store's companion", companion, error) from None
+            _check_companion(path, companion, info)
+            continue
+        fd = create_private_file(companion, "store's companion", check=partial(_check_companion, path, companion))
+        os.close(fd)
+
+
+def _check_companion(path: Path, companion: Path, info: os.stat_result) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise LocalFileError(f"cannot open the store {path}: {companion} is not a regular file")
+    if info.st_uid != os.getuid():
+        raise LocalFileError(f"cannot open the store {path}: {companion} belongs to another user")
+    if info.st_nlink != 1:
+        raise LocalFileError(f"cannot open the store {path}: {companion} has another name (a hard link)")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from p2pfish.cli import CommandAdder, comma_list
 from p2pfish.cli import main as player_main
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.text import printable
 
 if TYPE_CHECKING:
     from p2pfish.tools.match import MatchResult
@@ -51,12 +52,12 @@ def cmd_match(args: argparse.Namespace) -> int:
 def _print_match(result: "MatchResult") -> None:
     print(f"{result.game}, {result.players} peer processes, {result.wall_s} s, {result.messages} messages")
     print(f"  finished {result.finished}, agree {result.agree}, verified {result.verified}")
-    print(f"  outcome {result.outcome}")
-    for fault in result.faults:
-        print(f"  fault {fault}")
+    print(f"  outcome {printable(str(result.outcome))}")
+    for fault in result.faults:  # reasons hold what other peers sent: one printable line each
+        print(f"  fault {printable(str(fault))}")
     if result.cheat is not None:
         verdict = "caught" if result.cheat.caught else "NOT caught: " + "; ".join(result.cheat.problems)
-        print(f"  cheat {result.cheat.kind}: {verdict}, blamed seat {result.cheat.blamed}")
+        print(f"  cheat {result.cheat.kind}: {printable(verdict)}, blamed seat {result.cheat.blamed}")
 
 
 def _match_with_stranger(args: argparse.Namespace) -> int:

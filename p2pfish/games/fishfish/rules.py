@@ -58,6 +58,7 @@ from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, c
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance
 from p2pfish.core.options import check_known, start_seat
+from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar, as_object, int_field
 
 # --- components (the defaults of RULES.md §3) -----------------------------------------------------
@@ -461,7 +462,9 @@ class FishFish:
         if not isinstance(action, Commit):
             raise IllegalAction(f"put a Pêche card under the line (a commitment), not {action}", seat)
         if action.purpose != state.purpose:
-            raise IllegalAction(f"commitment for {action.purpose!r}, expected {state.purpose!r}", seat)
+            raise IllegalAction(
+                f"commitment for {shown_value(action.purpose)}, expected {shown_value(state.purpose)}", seat
+            )
         line = state.lines[-1]._replace(committed=True)
         committed = state._replace(
             lines=(*state.lines[:-1], line), casts=(*state.casts, (state.round, seat, action.purpose))
@@ -504,10 +507,10 @@ class FishFish:
         if not isinstance(action, Reveal):
             raise IllegalAction(f"tiles were bet: reveal the Pêche card of the line, not {action}", seat)
         if action.purpose != state.purpose:
-            raise IllegalAction(f"reveal of {action.purpose!r}, expected {state.purpose!r}", seat)
+            raise IllegalAction(f"reveal of {shown_value(action.purpose)}, expected {shown_value(state.purpose)}", seat)
         kind = action.value
         if kind not in PECHE_KINDS:
-            raise IllegalAction(f"{kind!r} is not a Pêche card (prise or bredouille)", seat)
+            raise IllegalAction(f"{shown_value(kind)} is not a Pêche card (prise or bredouille)", seat)
         assert isinstance(kind, str)
         count = state.revealed(kind) + 1
         if count > PECHE_DECK[kind]:
@@ -607,7 +610,9 @@ class FishFish:
                     raise IllegalAction(f"the Pêche card {purpose} was never opened", seat)
                 value = opened[(seat, purpose)]
                 if value not in PECHE_KINDS:
-                    raise IllegalAction(f"the Pêche card {purpose} opened as {value!r}, not prise or bredouille", seat)
+                    raise IllegalAction(
+                        f"the Pêche card {purpose} opened as {shown_value(value)}, not prise or bredouille", seat
+                    )
                 assert isinstance(value, str)
                 counts[value] += 1
                 if counts[value] > PECHE_DECK[value]:

@@ -13,6 +13,7 @@ from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, d
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance
 from p2pfish.core.options import check_known, is_number, start_seat
+from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar, as_object, field, str_field
 
 ITEMS: Final = ("fish", "stone", "water")
@@ -113,7 +114,7 @@ def _spot_field(wire: Mapping[str, Json], name: str) -> int:
     try:
         return SPOT_BY_NAME[spot_name]
     except KeyError:
-        raise MalformedInput(f"{name} must be a spot a1..c3, not {spot_name!r}") from None
+        raise MalformedInput(f"{name} must be a spot a1..c3, not {shown_value(spot_name)}") from None
 
 
 # --- state ---------------------------------------------------------------------------------------
@@ -188,7 +189,7 @@ def parse_options(players: int, raw: Mapping[str, str]) -> Options:
         for part in raw["pond"].split(","):
             name, _, number = part.partition(":")
             if name not in counts or not is_number(number):
-                raise MalformedInput(f"pond must look like fish:18,stone:9,water:9, not {raw['pond']!r}")
+                raise MalformedInput(f"pond must look like fish:18,stone:9,water:9, not {shown_value(raw['pond'])}")
             counts[name] = int(number)
         mix = (counts[FISH], counts[STONE], counts[WATER])
         if sum(mix) != PILE_SIZE:
@@ -341,7 +342,9 @@ class FishNStones:
         if not isinstance(action, Commit):
             raise IllegalAction(f"in the cast phase only a commitment to the cat may be played, not {action}", seat)
         if action.purpose != cat_purpose(state.round):
-            raise IllegalAction(f"commitment for {action.purpose!r}, expected {cat_purpose(state.round)!r}", seat)
+            raise IllegalAction(
+                f"commitment for {shown_value(action.purpose)}, expected {shown_value(cat_purpose(state.round))}", seat
+            )
         commitments = _replace_at(state.commitments, seat, action.digest)
         if all(c is not None for c in commitments):
             return state._replace(commitments=commitments, phase=BAIT, turn=0)
@@ -391,10 +394,12 @@ class FishNStones:
 
     def _apply_reveal(self, state: State, seat: int, action: Reveal) -> State:
         if action.purpose != cat_purpose(state.round):
-            raise IllegalAction(f"reveal of {action.purpose!r}, expected {cat_purpose(state.round)!r}", seat)
+            raise IllegalAction(
+                f"reveal of {shown_value(action.purpose)}, expected {shown_value(cat_purpose(state.round))}", seat
+            )
         column = action.value
         if not isinstance(column, int) or column not in (1, 2, 3):
-            raise IllegalAction(f"the cat column must be 1, 2 or 3, not {column!r}", seat)
+            raise IllegalAction(f"the cat column must be 1, 2 or 3, not {shown_value(column)}", seat)
         spots = column_spots(state.players, seat, column)
         for baiter, target, source in state.baits:
             if baiter == seat and target not in spots:
@@ -466,7 +471,7 @@ class FishNStones:
             return NO_BAIT
         if tag == "fish":
             return FISH_NOTHING if field(obj, "spot") is None else FISH_AT[_spot_field(obj, "spot")]
-        raise MalformedInput(f"unknown fishnstones action {tag!r}")
+        raise MalformedInput(f"unknown fishnstones action {shown_value(tag)}")
 
 
 def winners(buckets: Sequence[Bucket]) -> tuple[int, ...]:

@@ -74,6 +74,7 @@ from p2pfish.core.game import (
     due_chance,
 )
 from p2pfish.core.options import check_known, start_seat
+from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar, as_object, int_field, str_field
 
 # --- components (the defaults of RULES.md §4) -----------------------------------------------------
@@ -779,7 +780,7 @@ class KingFish:
 def _label_field(obj: Mapping[str, Json], name: str) -> str:
     label = str_field(obj, name)
     if not is_label(label):
-        raise MalformedInput(f"{label!r} is not a card of the deck (rank A,2..10,J,Q,K then suit S,H,D,C)")
+        raise MalformedInput(f"{shown_value(label)} is not a card of the deck (rank A,2..10,J,Q,K then suit S,H,D,C)")
     return label
 
 
@@ -788,7 +789,7 @@ def _check_face(state: State, seat: int, position: int, label: str, what: str) -
     as a card already on the table (its keys prove the rest, in the session)."""
     public = state.shown[position]
     if not is_label(label) or (public is not None and public != label):
-        raise IllegalAction(f"named its {what} {label!r}, which is not the card it played there", seat)
+        raise IllegalAction(f"named its {what} {shown_value(label)}, which is not the card it played there", seat)
     if public is None and label in state.shown:
         raise IllegalAction(f"named its {what} {label}, which is already on the table", seat)
 

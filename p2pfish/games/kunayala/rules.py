@@ -77,6 +77,7 @@ from p2pfish.core.game import (
     due_chance,
 )
 from p2pfish.core.options import check_known, is_number, start_seat
+from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
 
 # --- the cards -----------------------------------------------------------------------------------
@@ -119,12 +120,12 @@ def card(label: str) -> Card:
     parts = label.split("-")
     number = parts[-1]
     if not (number.isascii() and number.isdigit() and number[0] != "0"):
-        raise MalformedInput(f"{label!r} is not a Kuna Yala card")
+        raise MalformedInput(f"{shown_value(label)} is not a Kuna Yala card")
     if len(parts) == 2 and parts[0] in (CORAL, SHARK, OCTOPUS):
         return Card(parts[0])
     if len(parts) == 4 and parts[0] in (FISH, TWO_FISH) and parts[1] in FISH_COLOURS and parts[2] in BACKGROUNDS:
         return Card(FISH, parts[1], parts[2], 2 if parts[0] == TWO_FISH else 1)
-    raise MalformedInput(f"{label!r} is not a Kuna Yala card")
+    raise MalformedInput(f"{shown_value(label)} is not a Kuna Yala card")
 
 
 def fits(new: Card, neighbour: Card) -> bool:
@@ -177,7 +178,7 @@ def parse_options(players: int, raw: Mapping[str, str]) -> Options:
         if name in raw:
             text = raw[name]
             if not is_number(text) or int(text) > MAX_COPIES:
-                raise MalformedInput(f"{name} must be a number 0..{MAX_COPIES}, not {text!r}")
+                raise MalformedInput(f"{name} must be a number 0..{MAX_COPIES}, not {shown_value(text)}")
             counts[name] = int(text)
     if counts["coral"] < players:
         raise MalformedInput(f"every player needs a start coral: coral must be at least {players}")
@@ -284,10 +285,10 @@ def _slot_field(wire: Mapping[str, Json], name: str = "slot") -> int:
 def _discard_slots(wire: Mapping[str, Json]) -> tuple[int, int]:
     slots = field(wire, "slots")
     if not isinstance(slots, list) or len(slots) != 2:
-        raise MalformedInput(f"slots must be a list of two face-up slots, not {slots!r}")
+        raise MalformedInput(f"slots must be a list of two face-up slots, not {shown_value(slots)}")
     first, second = (_slot_field({"slot": s}) for s in slots)
     if first >= second:
-        raise MalformedInput(f"discard slots must be two different slots in increasing order, not {slots!r}")
+        raise MalformedInput(f"discard slots must be two different slots in increasing order, not {shown_value(slots)}")
     return first, second
 
 
@@ -874,7 +875,7 @@ class KunaYala:
         if action.deck != COLOUR_DECK or action.position != seat:
             raise IllegalAction(f"reveal your own colour tile ({COLOUR_DECK} position {seat}), not {action}", seat)
         if action.label not in FISH_COLOURS:
-            raise IllegalAction(f"{action.label!r} is not a fish colour", seat)
+            raise IllegalAction(f"{shown_value(action.label)} is not a fish colour", seat)
         if action.label in state.colours:
             raise IllegalAction(f"the {action.label} tile was revealed already: tiles are distinct", seat)
         colours = _replace_at(state.colours, seat, action.label)

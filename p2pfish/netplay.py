@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from p2pfish.core.actions import Dealt
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
@@ -108,7 +108,7 @@ def check_ipv4(address: str) -> None:
     try:
         ipaddress.IPv4Address(address)
     except ValueError:
-        raise MalformedInput(f"--bind takes an IPv4 address such as 0.0.0.0 or 192.168.1.20, not {address!r}") from None
+        raise UsageError(f"--bind takes an IPv4 address such as 0.0.0.0 or 192.168.1.20, not {address!r}") from None
 
 
 def primary_address() -> str:
@@ -119,7 +119,7 @@ def primary_address() -> str:
 def split_address(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
     if not sep or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
-        raise MalformedInput(f"an address looks like HOST:PORT, not {address!r}")
+        raise UsageError(f"an address looks like HOST:PORT, not {address!r}")
     return host, int(port)
 
 
@@ -195,10 +195,11 @@ async def host_game(
     options: PeerOptions,
     front: Frontend,
 ) -> int:
-    rules = get_rules(game)
-    rules.new_game(players, game_options)
+    with usage_errors():
+        rules = get_rules(game)
+        rules.new_game(players, game_options)
+        join_code = normal_code(code) if code else new_join_code()
     check_ipv4(bind_host)
-    join_code = normal_code(code) if code else new_join_code()
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{bind_host}:*")
@@ -207,7 +208,7 @@ async def host_game(
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
         lobby = options.variant.lobby_host(game, game_options, players=players, host=card, code=join_code, bind=bind)
-    except MalformedInput:
+    except P2pfishError:
         mesh.close()
         raise
     host, lobby_port = split_address(lobby.endpoint.removeprefix("tcp://"))
@@ -259,8 +260,8 @@ async def find_lobby(timeout_s: float) -> str:
     if len(ads) == 1:
         return f"{ads[0].address}:{ads[0].port}"
     if not ads:
-        raise MalformedInput("no open lobby found on this network: give the host's HOST:PORT")
-    raise MalformedInput("several lobbies are open; pick one with HOST:PORT:\n" + format_lobbies(ads))
+        raise UsageError("no open lobby found on this network: give the host's HOST:PORT")
+    raise UsageError("several lobbies are open; pick one with HOST:PORT:\n" + format_lobbies(ads))
 
 
 async def list_lobbies(timeout_s: float) -> int:
@@ -269,13 +270,14 @@ async def list_lobbies(timeout_s: float) -> int:
 
 
 async def join_game(address: str | None, code: str, options: PeerOptions, wait_s: float, front: Frontend) -> int:
-    normal_code(code)
+    with usage_errors():
+        code = normal_code(code)
     address = address or await find_lobby(3.0)
     host, _ = split_address(address)
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
-    front.lobby_open("the", address, normal_code(code), 0)
+    front.lobby_open("the", address, code, 0)
     seen: list[PlayerCard] = []
 
     def changed(cards: list[PlayerCard]) -> None:
@@ -358,16 +360,16 @@ def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteSto
 async def resume_game(store_path: str, options: PeerOptions, make_front: Callable[[PeerOptions], Frontend]) -> int:
     path = Path(store_path)
     if not os.path.lexists(path):
-        raise MalformedInput(f"no store at {store_path}")
+        raise UsageError(f"no store at {store_path}")
     store = SqliteStore(path)
     record = store.load_secrets().get(MESH_RECORD)
     if not isinstance(record, dict):
-        raise MalformedInput(f"{store_path} holds no networked game to resume")
+        raise UsageError(f"{store_path} holds no networked game to resume")
     identity = load_or_create(options.identity_dir)
     session = options.variant.resume_session(store, identity, drop_after=options.timers.drop_after_s)
     assert session.seat is not None
     if session.setup.roster[session.seat] != identity.public_bytes:
-        raise MalformedInput("this game was played with another identity (use the same --identity-dir)")
+        raise UsageError("this game was played with another identity (use the same --identity-dir)")
     cards = tuple(PlayerCard.from_wire(card) for card in as_list(record["cards"], "the stored cards"))
     mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint)
     bot = str(record["bot"]) if options.bot == "" else options.bot

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError, usage_errors
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.net.lobby import new_join_code
@@ -363,12 +363,13 @@ def run_match(
 
 def check_match(game: str, players: int, kinds: Sequence[str], timeout_s: float) -> None:
     """A match that could be played: a known game for that many players, known bots, a positive timeout."""
-    rules = get_rules(game)
-    rules.new_game(players, {})
+    with usage_errors():
+        rules = get_rules(game)
+        rules.new_game(players, {})
+        for kind in bot_kinds_for(players, kinds):
+            make_bot(kind, game, random.Random())
     if timeout_s <= 0:
-        raise MalformedInput("the match timeout must be a positive number of seconds")
-    for kind in bot_kinds_for(players, kinds):
-        make_bot(kind, game, random.Random())
+        raise UsageError("the match timeout must be a positive number of seconds")
 
 
 def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:
@@ -452,7 +453,7 @@ def run_match_with_stranger(
 
 def check_host_target(which: str) -> None:
     if which not in ("lobby", "mesh"):
-        raise MalformedInput(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
+        raise UsageError(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
 
 
 def host_port(table: MatchTable, which: str) -> int:

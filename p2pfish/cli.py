@@ -267,7 +267,10 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
         sub.add_argument("--identity-dir", help="keep the player key here instead of $XDG_CONFIG_HOME/p2pfish")
         sub.add_argument("--transcript", help="write the game's signed log to this file at the end")
         sub.add_argument("--timeout", type=float, default=30.0, help="seconds of silence before a peer is dropped")
-        sub.add_argument("--json", action="store_true", help="print one JSON line with the result at the end")
+        sub.add_argument(
+            "--json", action="store_true",
+            help="stdout holds JSON event lines alone (lobby, started, then the result; README, Events)",
+        )  # fmt: skip
         sub.add_argument("--ascii", action="store_true", help="plain ASCII and no colours in the terminal UI")
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")

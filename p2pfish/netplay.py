@@ -124,8 +124,19 @@ def split_address(address: str) -> tuple[str, int]:
 
 
 def say(options: PeerOptions, text: str) -> None:
-    """A line for the terminal or the log: made printable, since it may hold what another peer sent."""
+    """A line for the terminal or the log: made printable, since it may hold what another peer sent. With
+    --json it goes to stderr: stdout then holds the event lines alone."""
     print(printable_lines(text), file=sys.stderr if options.json else sys.stdout, flush=True)
+
+
+EVENT = "event"
+"""The key naming an event line's kind: `lobby`, `started`, `result` (README, "Events")."""
+
+
+def emit(options: PeerOptions, event: str, fields: dict[str, Json]) -> None:
+    """With --json: one event line on stdout, a JSON object whose first key is "event". Without: nothing."""
+    if options.json:
+        print(json.dumps({EVENT: event, **fields}), flush=True)
 
 
 class Frontend(Protocol):
@@ -144,7 +155,8 @@ class Frontend(Protocol):
 
 
 class BotFrontend:
-    """A headless bot peer: it plays by itself and tells what happens in lines of text."""
+    """A headless bot peer: it plays by itself and tells what happens in lines of text; with --json, also in
+    event lines on stdout for the tools that start it (`lobby`, `started`, and `result` at the end)."""
 
     start_now: asyncio.Event | None = None
 
@@ -156,7 +168,10 @@ class BotFrontend:
         say(self.options, text)
 
     def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
-        print(f"LOBBY {address} CODE {code}", flush=True)
+        if self.options.json:
+            emit(self.options, "lobby", {"address": address, "code": code, "players": wanted or None})
+        else:
+            print(f"LOBBY {address} CODE {code}", flush=True)
         self.note(f"{title} lobby open at {address}, join code {code}; waiting for {wanted - 1}")
 
     def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
@@ -167,6 +182,9 @@ class BotFrontend:
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
         self.names = session.setup.shown_names
+        setup = session.setup
+        fields: dict[str, Json] = {"game": setup.game, "players": setup.players, "session": setup.session_id.hex()}
+        emit(self.options, "started", fields | {"seat": session.seat, "store": str(store)})
         self.note(f"game {session.setup.session_id.hex()[:16]} starts: you are seat {session.seat}; store {store}")
 
     def event(self, event: NodeEvent) -> None:
@@ -308,7 +326,7 @@ def _refused_start(refused: StartRefused, seat: int | None, options: PeerOptions
         fault: dict[str, Json] = {"seat": 0, "kind": "violation", "reason": refused.reason, "evidence": 1}
         result: dict[str, Json] = {"seat": seat, "session": None, "finished": False, "outcome": None, "fault": fault}
         result |= {"transcript": None, "store": None, "messages": 0, "dealt": 0, "peak_rss_mb": _peak_rss_mb()}
-        print(json.dumps(result), flush=True)
+        emit(options, "result", result)
     return 1
 
 
@@ -412,8 +430,7 @@ async def _run(
         "peak_rss_mb": _peak_rss_mb(),
     }  # fmt: skip
     await front.finished(session, node)
-    if options.json:
-        print(json.dumps(result), flush=True)
+    emit(options, "result", result)
     return 0 if session.finished else 1
 
 

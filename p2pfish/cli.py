@@ -153,7 +153,7 @@ def _front(args: argparse.Namespace, options: "PeerOptions") -> "Frontend":
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from p2pfish.netplay import host_game, run
+    from p2pfish.netplay import host_game, run, zmq_context
 
     if not 0 <= args.port <= MAX_PORT:
         raise UsageError(f"--port must be 0 (any free port) to {MAX_PORT}, not {args.port}")
@@ -163,20 +163,23 @@ def cmd_host(args: argparse.Namespace) -> int:
 
         with usage_errors():
             kit_for(args.game)
-    game = host_game(
-        args.game, args.players, game_options=_options(args.option), bind_host=args.bind, port=args.port,
-        code=args.code, advertise=not args.no_discovery, options=options, front=_front(args, options),
-    )  # fmt: skip
-    return run(game)
+    game_options, front = _options(args.option), _front(args, options)
+    with zmq_context() as context:
+        return run(host_game(
+            args.game, args.players, game_options=game_options, bind_host=args.bind, port=args.port, code=args.code,
+            advertise=not args.no_discovery, options=options, front=front, context=context,
+        ))  # fmt: skip
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from p2pfish.netplay import join_game, run
+    from p2pfish.netplay import join_game, run, zmq_context
 
     if args.wait <= 0:
         raise UsageError("--wait must be a positive number of seconds")
     options = _peer_options(args)
-    return run(join_game(args.address, args.code, options, args.wait, _front(args, options)))
+    front = _front(args, options)
+    with zmq_context() as context:
+        return run(join_game(args.address, args.code, options, args.wait, front, context=context))
 
 
 def cmd_lobbies(args: argparse.Namespace) -> int:
@@ -186,9 +189,11 @@ def cmd_lobbies(args: argparse.Namespace) -> int:
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    from p2pfish.netplay import resume_game, run
+    from p2pfish.netplay import resume_game, run, zmq_context
 
-    return run(resume_game(args.store, _peer_options(args), lambda options: _front(args, options)))
+    options = _peer_options(args)
+    with zmq_context() as context:
+        return run(resume_game(args.store, options, lambda resumed: _front(args, resumed), context=context))
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -13,10 +13,13 @@ import random
 import resource
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
+
+import zmq.asyncio
 
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
@@ -88,6 +91,17 @@ class PeerOptions:
     json: bool
     timers: NodeTimers
     variant: PeerVariant = HONEST
+
+
+@contextmanager
+def zmq_context() -> Iterator[zmq.asyncio.Context]:
+    """The process's one ZeroMQ context, handed to its mesh; terminated once, at the end, after the mesh
+    closed (its sockets' linger lets a goodbye leave). Sockets still open then are closed at once."""
+    context = zmq.asyncio.Context()
+    try:
+        yield context
+    finally:
+        context.destroy(linger=0)
 
 
 def local_address_towards(host: str) -> str:
@@ -212,6 +226,7 @@ async def host_game(
     advertise: bool,
     options: PeerOptions,
     front: Frontend,
+    context: zmq.asyncio.Context,
 ) -> int:
     with usage_errors():
         rules = get_rules(game)
@@ -220,7 +235,7 @@ async def host_game(
     check_ipv4(bind_host)
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
-    mesh = Mesh(secret, f"tcp://{bind_host}:*")
+    mesh = Mesh(secret, f"tcp://{bind_host}:*", context=context)
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
     card = PlayerCard.make(identity, options.variant.card_name(options.name), public, endpoint, new_lobby_nonce())
     try:
@@ -287,14 +302,22 @@ async def list_lobbies(timeout_s: float) -> int:
     return 0
 
 
-async def join_game(address: str | None, code: str, options: PeerOptions, wait_s: float, front: Frontend) -> int:
+async def join_game(
+    address: str | None,
+    code: str,
+    options: PeerOptions,
+    wait_s: float,
+    front: Frontend,
+    *,
+    context: zmq.asyncio.Context,
+) -> int:
     with usage_errors():
         code = normal_code(code)
     address = address or await find_lobby(3.0)
     host, _ = split_address(address)
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
-    mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
+    mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*", context=context)
     front.lobby_open("the", address, code, 0)
     seen: list[PlayerCard] = []
 
@@ -375,7 +398,13 @@ def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteSto
     return path, SqliteStore(path, new=True)
 
 
-async def resume_game(store_path: str, options: PeerOptions, make_front: Callable[[PeerOptions], Frontend]) -> int:
+async def resume_game(
+    store_path: str,
+    options: PeerOptions,
+    make_front: Callable[[PeerOptions], Frontend],
+    *,
+    context: zmq.asyncio.Context,
+) -> int:
     path = Path(store_path)
     if not os.path.lexists(path):
         raise UsageError(f"no store at {store_path}")
@@ -389,7 +418,7 @@ async def resume_game(store_path: str, options: PeerOptions, make_front: Callabl
     if session.setup.roster[session.seat] != identity.public_bytes:
         raise UsageError("this game was played with another identity (use the same --identity-dir)")
     cards = tuple(PlayerCard.from_wire(card) for card in as_list(record["cards"], "the stored cards"))
-    mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint)
+    mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint, context=context)
     bot = str(record["bot"]) if options.bot == "" else options.bot
     seed = record.get("seed")
     resumed = PeerOptions(

@@ -19,7 +19,7 @@ from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
 from p2pfish.net.lobby import PlayerCard, new_join_code
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
-from p2pfish.netplay import PeerOptions, host_game
+from p2pfish.netplay import PeerOptions, host_game, zmq_context
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
@@ -232,7 +232,8 @@ async def play_local(
     options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
     front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)
     front.start_now = None
-    return await host_game(
-        game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
-        options=options, front=front,
-    )  # fmt: skip
+    with zmq_context() as context:
+        return await host_game(
+            game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
+            options=options, front=front, context=context,
+        )  # fmt: skip

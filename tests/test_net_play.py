@@ -121,7 +121,8 @@ def test_a_silent_peer_is_named_after_the_timeout_and_the_others_stop_cleanly(tm
 
 def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None:
     async def scenario() -> list[tuple[int, list[bytes]]]:
-        meshes = [Mesh(new_curve_keypair()[1], "tcp://127.0.0.1:*") for _ in range(2)]
+        contexts = [zmq.asyncio.Context() for _ in range(2)]  # a mesh's ZAP handler is its context's one
+        meshes = [Mesh(new_curve_keypair()[1], "tcp://127.0.0.1:*", context=context) for context in contexts]
         roster = [MeshPeer(mesh.endpoint, mesh.curve_public) for mesh in meshes]
         for seat, mesh in enumerate(meshes):
             mesh.link(seat, roster)
@@ -142,8 +143,9 @@ def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None
         for socket in (curved, plain):
             socket.close()
         context.term()
-        for mesh in meshes:
+        for mesh, mesh_context in zip(meshes, contexts, strict=True):
             mesh.close()
+            mesh_context.term()
         return got
 
     received = asyncio.run(scenario())

@@ -14,7 +14,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pfish.core.actions import Action
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
 from p2pfish.net.lobby import PlayerCard, new_join_code
@@ -227,7 +227,7 @@ async def play_local(
     kit_for(game)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
-        raise MalformedInput(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
+        raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
     kinds = ["greedy" if index % 2 else "random" for index in range(1, players)]
     options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
     front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from p2pfish.core.errors import MalformedInput, P2pfishError
+from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable
 from p2pfish.games import DEFAULT_GAME
 
@@ -42,7 +42,7 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise MalformedInput(f"a game option looks like key=value, not {pair!r}")
+            raise UsageError(f"a game option looks like key=value, not {pair!r}")
         options[key] = value
     return options
 
@@ -55,10 +55,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     from p2pfish.games.registry import get_rules
     from p2pfish.selfplay import selfplay
 
-    rules = get_rules(args.game)
-    result = selfplay(
-        rules, args.players, args.games, seed=args.seed, kinds=comma_list(args.bots), options=_options(args.option)
-    )
+    options = _options(args.option)
+    with usage_errors():  # bots playing in this process: only the command line can be malformed
+        rules = get_rules(args.game)
+        result = selfplay(rules, args.players, args.games, seed=args.seed, kinds=comma_list(args.bots), options=options)
     if args.json:
         print(json.dumps(result.to_wire()))
         return 0
@@ -76,7 +76,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         with open(args.file, "rb") as transcript:
             lines = transcript.read().splitlines()
     except OSError as error:
-        raise MalformedInput(f"cannot read {args.file}: {error.strerror}") from None
+        raise UsageError(f"cannot read {args.file}: {error.strerror}") from None
     result = audit(lines)
     names = result.setup.shown_names
     if result.fault is not None:
@@ -115,11 +115,11 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     from p2pfish.netplay import HONEST, PeerOptions
 
     if args.bot is not None and args.bot not in BOT_KINDS:
-        raise MalformedInput(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
+        raise UsageError(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
     if args.timeout <= 0:
-        raise MalformedInput("--timeout must be a positive number of seconds")
+        raise UsageError("--timeout must be a positive number of seconds")
     if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
-        raise MalformedInput("a name is 1-40 printable characters")
+        raise UsageError("a name is 1-40 printable characters")
     _check_local_files(args)
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
     variant: PeerVariant = args.variant or HONEST
@@ -153,29 +153,33 @@ def _front(args: argparse.Namespace, options: "PeerOptions") -> "Frontend":
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from p2pfish.netplay import host_game, run
+    from p2pfish.netplay import host_game, run, zmq_context
 
     if not 0 <= args.port <= MAX_PORT:
-        raise MalformedInput(f"--port must be 0 (any free port) to {MAX_PORT}, not {args.port}")
+        raise UsageError(f"--port must be 0 (any free port) to {MAX_PORT}, not {args.port}")
     options = _peer_options(args)
     if not options.bot:
         from p2pfish.games.registry import kit_for
 
-        kit_for(args.game)
-    game = host_game(
-        args.game, args.players, game_options=_options(args.option), bind_host=args.bind, port=args.port,
-        code=args.code, advertise=not args.no_discovery, options=options, front=_front(args, options),
-    )  # fmt: skip
-    return run(game)
+        with usage_errors():
+            kit_for(args.game)
+    game_options, front = _options(args.option), _front(args, options)
+    with zmq_context() as context:
+        return run(host_game(
+            args.game, args.players, game_options=game_options, bind_host=args.bind, port=args.port, code=args.code,
+            advertise=not args.no_discovery, options=options, front=front, context=context,
+        ))  # fmt: skip
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from p2pfish.netplay import join_game, run
+    from p2pfish.netplay import join_game, run, zmq_context
 
     if args.wait <= 0:
-        raise MalformedInput("--wait must be a positive number of seconds")
+        raise UsageError("--wait must be a positive number of seconds")
     options = _peer_options(args)
-    return run(join_game(args.address, args.code, options, args.wait, _front(args, options)))
+    front = _front(args, options)
+    with zmq_context() as context:
+        return run(join_game(args.address, args.code, options, args.wait, front, context=context))
 
 
 def cmd_lobbies(args: argparse.Namespace) -> int:
@@ -185,19 +189,33 @@ def cmd_lobbies(args: argparse.Namespace) -> int:
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    from p2pfish.netplay import resume_game, run
+    from p2pfish.netplay import resume_game, run, zmq_context
 
-    return run(resume_game(args.store, _peer_options(args), lambda options: _front(args, options)))
+    options = _peer_options(args)
+    with zmq_context() as context:
+        return run(resume_game(args.store, options, lambda resumed: _front(args, resumed), context=context))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise MalformedInput("play needs a terminal (to watch bots play without one: p2pfish watch)")
+        raise UsageError("play needs a terminal (to watch bots play without one: p2pfish watch)")
+    _check_table(args.game, args.bots)
     from p2pfish.netplay import run
     from p2pfish.uiplay import play_local
 
     name = getpass.getuser()[:20] or "you"
     return run(play_local(args.game, args.bots, args.seed or 0, ascii_only=args.ascii or _plain_terminal(), name=name))
+
+
+def _check_table(game: str, bots: int) -> None:
+    """A game this program can show, for `bots` bots besides the player."""
+    from p2pfish.games.registry import get_rules, kit_for
+
+    with usage_errors():
+        rules = get_rules(game)
+        kit_for(game)
+    if not rules.min_players <= bots + 1 <= rules.max_players:
+        raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
 
 
 def _plain_terminal() -> bool:
@@ -209,6 +227,7 @@ def _plain_terminal() -> bool:
 def cmd_watch(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
+    _check_table(args.game, args.bots)
     return watch_game(args.game, args.bots, args.seed)
 
 
@@ -253,7 +272,10 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
         sub.add_argument("--identity-dir", help="keep the player key here instead of $XDG_CONFIG_HOME/p2pfish")
         sub.add_argument("--transcript", help="write the game's signed log to this file at the end")
         sub.add_argument("--timeout", type=float, default=30.0, help="seconds of silence before a peer is dropped")
-        sub.add_argument("--json", action="store_true", help="print one JSON line with the result at the end")
+        sub.add_argument(
+            "--json", action="store_true",
+            help="stdout holds JSON event lines alone (lobby, started, then the result; README, Events)",
+        )  # fmt: skip
         sub.add_argument("--ascii", action="store_true", help="plain ASCII and no colours in the terminal UI")
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")

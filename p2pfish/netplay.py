@@ -13,13 +13,16 @@ import random
 import resource
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+import zmq.asyncio
+
 from p2pfish.core.actions import Dealt
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
@@ -90,6 +93,17 @@ class PeerOptions:
     variant: PeerVariant = HONEST
 
 
+@contextmanager
+def zmq_context() -> Iterator[zmq.asyncio.Context]:
+    """The process's one ZeroMQ context, handed to its mesh; terminated once, at the end, after the mesh
+    closed (its sockets' linger lets a goodbye leave). Sockets still open then are closed at once."""
+    context = zmq.asyncio.Context()
+    try:
+        yield context
+    finally:
+        context.destroy(linger=0)
+
+
 def local_address_towards(host: str) -> str:
     """The local IPv4 address that reaches `host` (a UDP 'connect' sends nothing)."""
     if host.startswith("127.") or host == "localhost":
@@ -108,7 +122,7 @@ def check_ipv4(address: str) -> None:
     try:
         ipaddress.IPv4Address(address)
     except ValueError:
-        raise MalformedInput(f"--bind takes an IPv4 address such as 0.0.0.0 or 192.168.1.20, not {address!r}") from None
+        raise UsageError(f"--bind takes an IPv4 address such as 0.0.0.0 or 192.168.1.20, not {address!r}") from None
 
 
 def primary_address() -> str:
@@ -119,14 +133,25 @@ def primary_address() -> str:
 def split_address(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
     if not sep or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
-        raise MalformedInput(f"an address looks like HOST:PORT, not {address!r}")
+        raise UsageError(f"an address looks like HOST:PORT, not {address!r}")
     return host, int(port)
 
 
 def say(options: PeerOptions, text: str) -> None:
     """A line for the terminal or the log: one printable line, since it may hold what another peer sent (a
-    stop report's reason with line breaks would print lines of its choosing)."""
+    stop report's reason with line breaks would print lines of its choosing). With --json it goes to stderr:
+    stdout then holds the event lines alone."""
     print(printable(text), file=sys.stderr if options.json else sys.stdout, flush=True)
+
+
+EVENT = "event"
+"""The key naming an event line's kind: `lobby`, `started`, `result` (README, "Events")."""
+
+
+def emit(options: PeerOptions, event: str, fields: dict[str, Json]) -> None:
+    """With --json: one event line on stdout, a JSON object whose first key is "event". Without: nothing."""
+    if options.json:
+        print(json.dumps({EVENT: event, **fields}), flush=True)
 
 
 class Frontend(Protocol):
@@ -145,7 +170,8 @@ class Frontend(Protocol):
 
 
 class BotFrontend:
-    """A headless bot peer: it plays by itself and tells what happens in lines of text."""
+    """A headless bot peer: it plays by itself and tells what happens in lines of text; with --json, also in
+    event lines on stdout for the tools that start it (`lobby`, `started`, and `result` at the end)."""
 
     start_now: asyncio.Event | None = None
 
@@ -157,7 +183,10 @@ class BotFrontend:
         say(self.options, text)
 
     def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
-        print(f"LOBBY {address} CODE {code}", flush=True)
+        if self.options.json:
+            emit(self.options, "lobby", {"address": address, "code": code, "players": wanted or None})
+        else:
+            print(f"LOBBY {address} CODE {code}", flush=True)
         self.note(f"{title} lobby open at {address}, join code {code}; waiting for {wanted - 1}")
 
     def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
@@ -168,6 +197,9 @@ class BotFrontend:
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
         self.names = session.setup.shown_names
+        setup = session.setup
+        fields: dict[str, Json] = {"game": setup.game, "players": setup.players, "session": setup.session_id.hex()}
+        emit(self.options, "started", fields | {"seat": session.seat, "store": str(store)})
         self.note(f"game {session.setup.session_id.hex()[:16]} starts: you are seat {session.seat}; store {store}")
 
     def event(self, event: NodeEvent) -> None:
@@ -195,20 +227,22 @@ async def host_game(
     advertise: bool,
     options: PeerOptions,
     front: Frontend,
+    context: zmq.asyncio.Context,
 ) -> int:
-    rules = get_rules(game)
-    rules.new_game(players, game_options)
+    with usage_errors():
+        rules = get_rules(game)
+        rules.new_game(players, game_options)
+        join_code = normal_code(code) if code else new_join_code()
     check_ipv4(bind_host)
-    join_code = normal_code(code) if code else new_join_code()
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
-    mesh = Mesh(secret, f"tcp://{bind_host}:*")
+    mesh = Mesh(secret, f"tcp://{bind_host}:*", context=context)
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
     card = PlayerCard.make(identity, options.variant.card_name(options.name), public, endpoint, new_lobby_nonce())
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
         lobby = options.variant.lobby_host(game, game_options, players=players, host=card, code=join_code, bind=bind)
-    except MalformedInput:
+    except P2pfishError:
         mesh.close()
         raise
     host, lobby_port = split_address(lobby.endpoint.removeprefix("tcp://"))
@@ -260,8 +294,8 @@ async def find_lobby(timeout_s: float) -> str:
     if len(ads) == 1:
         return f"{ads[0].address}:{ads[0].port}"
     if not ads:
-        raise MalformedInput("no open lobby found on this network: give the host's HOST:PORT")
-    raise MalformedInput(
+        raise UsageError("no open lobby found on this network: give the host's HOST:PORT")
+    raise UsageError(
         "several lobbies are open; pick one with HOST:PORT:", details=tuple(format_lobbies(ads).split("\n"))
     )
 
@@ -271,14 +305,23 @@ async def list_lobbies(timeout_s: float) -> int:
     return 0
 
 
-async def join_game(address: str | None, code: str, options: PeerOptions, wait_s: float, front: Frontend) -> int:
-    normal_code(code)
+async def join_game(
+    address: str | None,
+    code: str,
+    options: PeerOptions,
+    wait_s: float,
+    front: Frontend,
+    *,
+    context: zmq.asyncio.Context,
+) -> int:
+    with usage_errors():
+        code = normal_code(code)
     address = address or await find_lobby(3.0)
     host, _ = split_address(address)
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
-    mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*")
-    front.lobby_open("the", address, normal_code(code), 0)
+    mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*", context=context)
+    front.lobby_open("the", address, code, 0)
     seen: list[PlayerCard] = []
 
     def changed(cards: list[PlayerCard]) -> None:
@@ -309,7 +352,7 @@ def _refused_start(refused: StartRefused, seat: int | None, options: PeerOptions
         fault: dict[str, Json] = {"seat": 0, "kind": "violation", "reason": refused.reason, "evidence": 1}
         result: dict[str, Json] = {"seat": seat, "session": None, "finished": False, "outcome": None, "fault": fault}
         result |= {"transcript": None, "store": None, "messages": 0, "dealt": 0, "peak_rss_mb": _peak_rss_mb()}
-        print(json.dumps(result), flush=True)
+        emit(options, "result", result)
     return 1
 
 
@@ -358,21 +401,27 @@ def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteSto
     return path, SqliteStore(path, new=True)
 
 
-async def resume_game(store_path: str, options: PeerOptions, make_front: Callable[[PeerOptions], Frontend]) -> int:
+async def resume_game(
+    store_path: str,
+    options: PeerOptions,
+    make_front: Callable[[PeerOptions], Frontend],
+    *,
+    context: zmq.asyncio.Context,
+) -> int:
     path = Path(store_path)
     if not os.path.lexists(path):
-        raise MalformedInput(f"no store at {store_path}")
+        raise UsageError(f"no store at {store_path}")
     store = SqliteStore(path)
     record = store.load_secrets().get(MESH_RECORD)
     if not isinstance(record, dict):
-        raise MalformedInput(f"{store_path} holds no networked game to resume")
+        raise UsageError(f"{store_path} holds no networked game to resume")
     identity = load_or_create(options.identity_dir)
     session = options.variant.resume_session(store, identity, drop_after=options.timers.drop_after_s)
     assert session.seat is not None
     if session.setup.roster[session.seat] != identity.public_bytes:
-        raise MalformedInput("this game was played with another identity (use the same --identity-dir)")
+        raise UsageError("this game was played with another identity (use the same --identity-dir)")
     cards = tuple(PlayerCard.from_wire(card) for card in as_list(record["cards"], "the stored cards"))
-    mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint)
+    mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint, context=context)
     bot = str(record["bot"]) if options.bot == "" else options.bot
     seed = record.get("seed")
     resumed = PeerOptions(
@@ -413,8 +462,7 @@ async def _run(
         "peak_rss_mb": _peak_rss_mb(),
     }  # fmt: skip
     await front.finished(session, node)
-    if options.json:
-        print(json.dumps(result), flush=True)
+    emit(options, "result", result)
     return 0 if session.finished else 1
 
 

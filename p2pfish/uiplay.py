@@ -14,12 +14,12 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from p2pfish.core.actions import Action
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
 from p2pfish.net.lobby import PlayerCard, new_join_code
 from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
-from p2pfish.netplay import PeerOptions, host_game
+from p2pfish.netplay import PeerOptions, host_game, zmq_context
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
@@ -227,12 +227,13 @@ async def play_local(
     kit_for(game)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
-        raise MalformedInput(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
+        raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
     kinds = ["greedy" if index % 2 else "random" for index in range(1, players)]
     options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
     front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)
     front.start_now = None
-    return await host_game(
-        game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
-        options=options, front=front,
-    )  # fmt: skip
+    with zmq_context() as context:
+        return await host_game(
+            game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
+            options=options, front=front, context=context,
+        )  # fmt: skip

@@ -10,7 +10,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules, kit_for, make_bot
 from p2pfish.paths import write_private_file
@@ -25,7 +25,7 @@ def watch_game(game_id: str, bots: int, seed: int | None) -> int:
     rules = get_rules(game_id)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
-        raise MalformedInput(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
+        raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
     seed = random.SystemRandom().randrange(2**32) if seed is None else seed
     rng = random.Random(seed)
     kinds = ["greedy"] + ["greedy" if seat % 2 else "random" for seat in range(1, players)]

@@ -10,6 +10,8 @@ import resource
 import sys
 from pathlib import Path
 
+import zmq.asyncio
+
 from p2pfish.core.errors import MalformedInput
 from p2pfish.net.mesh import Mesh, MeshPeer
 from p2pfish.session.store import SqliteStore
@@ -31,7 +33,7 @@ def open_store(directory: Path, number: int) -> str:
 
 
 async def serve(secret: str, other_public: str, store_dir: Path) -> None:
-    mesh = Mesh(secret, "tcp://127.0.0.1:*")
+    mesh = Mesh(secret, "tcp://127.0.0.1:*", context=zmq.asyncio.Context())
     mesh.link(0, [MeshPeer(mesh.endpoint, mesh.curve_public), MeshPeer("tcp://127.0.0.1:9", other_public)])
     print("endpoint", mesh.endpoint, flush=True)
     print("hwm", peak_rss_kb(), flush=True)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from p2pfish.core.actions import Dealt
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import GAMES as REGISTERED
 from p2pfish.session.audit import audit
@@ -78,7 +78,7 @@ def test_the_cases_are_every_kind_in_every_game_that_the_cheat_accepts() -> None
     def accepted(game: str, kind: str) -> bool:
         try:
             Cheat(CHEAT, kind).check(game, 3)
-        except MalformedInput:
+        except UsageError:
             return False
         return True
 
@@ -90,14 +90,14 @@ def test_the_cases_are_every_kind_in_every_game_that_the_cheat_accepts() -> None
 def test_a_cheat_is_parsed_and_checked_strictly() -> None:
     assert Cheat.parse("2:equivocate") == Cheat(2, "equivocate")
     for bad in ("equivocate", "x:replay", "1:", "1:lie", "-1:replay", ":replay"):
-        with pytest.raises(MalformedInput):
+        with pytest.raises(UsageError):
             Cheat.parse(bad)
-    with pytest.raises(MalformedInput, match=r"seats are 0\.\.2"):
+    with pytest.raises(UsageError, match=r"seats are 0\.\.2"):
         Cheat(3, "replay").check("fishnstones", 3)
-    with pytest.raises(MalformedInput, match="deals no cards"):
+    with pytest.raises(UsageError, match="deals no cards"):
         Cheat(1, "wrong-card-key").check("fishfish", 3)
     Cheat(1, "wrong-card-key").check("kingfish", 3)
-    with pytest.raises(MalformedInput, match="host's attack"):
+    with pytest.raises(UsageError, match="host's attack"):
         Cheat(1, "reused-game").check("kingfish", 3)
 
 

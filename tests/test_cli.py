@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from p2pfish.cli import build_parser
+from p2pfish.core.errors import P2pfishError, UsageError
 from p2pfish.launcher import main
+from p2pfish.tools.cli import add_tool_commands
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -152,3 +155,44 @@ def test_a_bad_network_command_line_is_refused_at_once_with_one_line(argv: list[
     argv = [sys.executable, "-m", "p2pfish", *argv]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["selfplay", "chess"],
+        ["selfplay", "fishnstones", "--players", "5"],
+        ["selfplay", "fishnstones", "--option", "pond=fish:1"],
+        ["selfplay", "fishnstones", "--option", "pond"],
+        ["selfplay", "fishnstones", "--bots", "genius"],
+        ["selfplay", "fishnstones", "--bots", ","],
+        ["selfplay", "fishnstones", "--games", "0"],
+        ["watch", "chess"],
+        ["watch", "--bots", "9"],
+        ["bench", "--only", "nothing_s"],
+        ["verify", "/nonexistent/transcript.jsonl"],
+        ["host", "kingfish", "--port", "99999", "--bot", "random"],
+        ["host", "kingfish", "--code", "!!", "--bot", "random"],
+        ["host", "kingfish", "--option", "colour=red", "--bot", "random"],
+        ["host", "kingfish", "--name", " ", "--bot", "random"],
+        ["host", "kingfish", "--bot", "genius"],
+        ["host", "kingfish", "--timeout", "0", "--bot", "random"],
+        ["host", "fishnstones", "--bind", "1.2.3.4.5", "--bot", "random"],
+        ["join", "127.0.0.1:1", "--code", "ABC234", "--wait", "-1", "--bot", "random"],
+        ["join", "127.0.0.1:1", "--code", "A", "--bot", "random"],
+        ["join", "127.0.0.1", "--code", "ABC234", "--bot", "random"],
+        ["resume", "/nonexistent/store.sqlite", "--bot", "random"],
+        ["match", "kingfish", "--players", "3", "--bots", "nope"],
+        ["match", "kingfish", "--players", "9"],
+        ["match", "kingfish", "--players", "3", "--timeout", "0"],
+        ["match", "kingfish", "--players", "3", "--cheat", "7:replay"],
+        ["match", "kingfish", "--players", "3", "--stranger", "lobby --frames 0"],
+    ],
+)
+def test_a_bad_command_line_raises_a_usage_error_not_malformed_input(argv: list[str], tmp_path: Path) -> None:
+    """A value the user typed is a UsageError; MalformedInput stays for what peers and files send."""
+    args = build_parser((add_tool_commands,)).parse_args(argv)
+    args.variant = None
+    with pytest.raises(P2pfishError) as caught:
+        args.run(args)
+    assert type(caught.value) is UsageError, caught.value

@@ -28,6 +28,7 @@ import pytest
 from conftest import STEP_TIMEOUT_S, VETH, RoutedHosts
 
 from p2pfish.net.lobby import new_join_code
+from p2pfish.tools.events import text_field
 from p2pfish.tools.match import MatchResult, PeerProcess, summarize
 
 GAME = "fishnstones"
@@ -55,25 +56,8 @@ class NamespacedPeer(PeerProcess):
     namespace: str = ""
     program: tuple[str, ...] = ("-m", "p2pfish")
 
-    def start(self) -> None:
-        with self.log.open("a") as log:
-            self.process = subprocess.Popen(
-                ["ip", "netns", "exec", self.namespace, sys.executable, *self.program, *self.argv],
-                stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, text=True, env=self.env,
-            )  # fmt: skip
-
-    def stop(self, grace_s: float = 0.0) -> None:
-        """Stop it if it still runs (SIGTERM, then SIGKILL after `grace_s`) and keep the rest of its output."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(grace_s)
-            if self.process.poll() is None:
-                self.process.kill()
-        if self.process.stdout is not None and not self.process.stdout.closed:
-            self.lines.extend(self.process.stdout.read().splitlines())
-            self.process.stdout.close()
-        self.process.wait()
+    def command(self) -> list[str]:
+        return ["ip", "netns", "exec", self.namespace, sys.executable, *self.program, *self.argv]
 
 
 @dataclass(frozen=True)
@@ -162,7 +146,7 @@ class HostTable:
     def start(self) -> None:
         self.started = time.monotonic()
         lobby = ["host", GAME, "--players", str(self.players), "--bind", self.net.addresses[0], "--no-discovery"]
-        address = self._peer(0, [*lobby, "--code", self.code]).read_line("LOBBY ", 30).split()[1]
+        address = text_field(self._peer(0, [*lobby, "--code", self.code]).event("lobby", 30), "address")
         for i in range(1, self.players):
             self._peer(i, ["join", address, "--code", self.code])
 

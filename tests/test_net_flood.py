@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 import zmq
+import zmq.asyncio
 
 from p2pfish.crypto.identity import Identity
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
@@ -48,7 +49,8 @@ def test_a_peer_keeps_beating_while_a_seat_streams_small_frames_at_it() -> None:
         context.term()
 
     async def play() -> list[float]:
-        mesh = Mesh(victim_secret, "tcp://127.0.0.1:*")
+        mesh_context = zmq.asyncio.Context()
+        mesh = Mesh(victim_secret, "tcp://127.0.0.1:*", context=mesh_context)
         mesh.link(0, [MeshPeer(mesh.endpoint, victim_public), MeshPeer("tcp://127.0.0.1:9", mallory_public)])
         beats: list[float] = []
         broadcast = mesh.broadcast
@@ -69,6 +71,7 @@ def test_a_peer_keeps_beating_while_a_seat_streams_small_frames_at_it() -> None:
         finally:
             run.cancel()
             mesh.close()
+            mesh_context.destroy(linger=0)
         return beats
 
     beats = asyncio.run(play())

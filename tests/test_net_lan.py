@@ -2,18 +2,27 @@
 one is listed by `p2pfish lobbies` on the other, and `p2pfish join` with no address finds it and
 plays the game through."""
 
-import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from conftest import ADDRESS_A
 
+from p2pfish.tools.events import parse_event, text_field
 from p2pfish.tools.match import PeerProcess
 
 
 def in_namespace(ns: str, *argv: str) -> list[str]:
     return ["ip", "netns", "exec", ns, sys.executable, "-m", "p2pfish", *argv]
+
+
+@dataclass
+class NamespacedPeer(PeerProcess):
+    namespace: str = ""
+
+    def command(self) -> list[str]:
+        return in_namespace(self.namespace, *self.argv)
 
 
 def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str, str], tmp_path: Path) -> None:
@@ -23,15 +32,9 @@ def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str
         "host", "fishnstones", "--players", "2", "--bind", ADDRESS_A, "--code", "KAN234", "--bot", "greedy",
         "--name", "alice", "--identity-dir", str(tmp_path / "a"), "--json",
     ]  # fmt: skip
-    host = PeerProcess(0, [], tmp_path / "host.log", env)
-    host.process.kill()
-    host.process.wait()
-    host.process = subprocess.Popen(
-        in_namespace(ns_a, *host_argv), stdout=subprocess.PIPE, stderr=(tmp_path / "host.log").open("w"),
-        stdin=subprocess.DEVNULL, text=True, env=env,
-    )  # fmt: skip
+    host = NamespacedPeer(0, host_argv, tmp_path / "host.log", env, namespace=ns_a)
     try:
-        assert host.read_line("LOBBY ", 20).split()[1] == f"{ADDRESS_A}:" + host.lines[-1].split(":")[1].split()[0]
+        assert text_field(host.event("lobby", 20), "address").startswith(f"{ADDRESS_A}:")
         listed = subprocess.run(
             in_namespace(ns_b, "lobbies", "--timeout", "4"), capture_output=True, text=True, timeout=30, env=env,
             check=False,
@@ -43,10 +46,10 @@ def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str
             capture_output=True, text=True, timeout=60, env=env, check=False,
         )  # fmt: skip
         assert joined.returncode == 0, joined.stderr
-        guest = json.loads(joined.stdout.strip().splitlines()[-1])
+        guest = parse_event(joined.stdout.strip().splitlines()[-1])
         hosted = host.result(30)
     finally:
-        if host.process.poll() is None:
-            host.process.kill()
+        host.stop()
+    assert guest is not None and guest["event"] == "result", joined.stdout
     assert hosted is not None and hosted["finished"] and guest["finished"]
     assert hosted["outcome"] == guest["outcome"]

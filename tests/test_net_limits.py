@@ -38,6 +38,7 @@ from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, SqliteStore
+from p2pfish.tools.events import text_field
 from p2pfish.tools.match import MatchTable, PeerProcess
 
 MIB = 1024 * 1024
@@ -490,12 +491,8 @@ def test_a_store_sqlite_cannot_open_is_one_line_and_an_exit_code(
 class HostWithFewFiles(PeerProcess):
     """A `p2pfish` peer process whose open-file limit, soft and hard, is 256."""
 
-    def start(self) -> None:
-        with self.log.open("a") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", FEW_FILES, *self.argv],
-                stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, text=True, env=self.env,
-            )  # fmt: skip
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", FEW_FILES, *self.argv]
 
 
 FEW_FILES = (
@@ -511,7 +508,7 @@ def test_idle_connections_to_the_lobby_are_closed_and_players_still_join(tmp_pat
     argv = ["host", "fishnstones", "--players", "2", "--bind", "127.0.0.1", "--code", table.code, *table.peer_flags(0)]
     table.peers.append(HostWithFewFiles(0, argv, tmp_path / "seat0.log", table.env))
     try:
-        table.address = table.peers[0].read_line("LOBBY ", 20).split()[1]
+        table.address = text_field(table.peers[0].event("lobby", 20), "address")
         host, port = table.address.rsplit(":", 1)
         idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(400)]
         deadline = time.monotonic() + lobby.HELLO_WITHIN_S + 2

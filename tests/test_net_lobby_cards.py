@@ -5,6 +5,7 @@ import asyncio
 
 import pytest
 import zmq
+import zmq.asyncio
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
@@ -83,7 +84,8 @@ def test_a_mesh_that_cannot_connect_an_endpoint_says_so_in_one_line() -> None:
     other, _ = new_curve_keypair()
 
     async def link() -> None:  # the mesh's authenticator runs on an event loop
-        mesh = Mesh(secret, "tcp://127.0.0.1:*")
+        context = zmq.asyncio.Context()
+        mesh = Mesh(secret, "tcp://127.0.0.1:*", context=context)
         try:
             peers = [MeshPeer(mesh.endpoint, public), MeshPeer("tcp://127.0.0.1:9", other)]
             object.__setattr__(peers[1], "endpoint", "tcp://*:5555")  # as if the check had let it through
@@ -91,5 +93,6 @@ def test_a_mesh_that_cannot_connect_an_endpoint_says_so_in_one_line() -> None:
                 mesh.link(0, peers)
         finally:
             mesh.close()
+            context.destroy(linger=0)
 
     asyncio.run(link())

@@ -20,6 +20,7 @@ from secrecy_helpers import watch_store
 
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.session.audit import read_setup
+from p2pfish.tools.events import int_field, parse_event, text_field
 from p2pfish.tools.match import MatchTable, PeerProcess, run_match, summarize
 
 
@@ -32,16 +33,12 @@ def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def store_path(table: MatchTable, seat: int) -> Path:
-    log = table.workdir / f"seat{seat}.log"
-    wait_for(lambda: log.exists() and "store " in log.read_text(), 20, f"seat {seat} to start its game")
-    return Path(log.read_text().split("store ", 1)[1].split()[0])
+def store_path(table: MatchTable, process: int) -> Path:
+    return Path(text_field(table.peers[process].event("started", 20), "store"))
 
 
 def game_seat(table: MatchTable, process: int) -> int:
-    log = table.workdir / f"seat{process}.log"
-    wait_for(lambda: log.exists() and "you are seat " in log.read_text(), 20, f"process {process} to take a seat")
-    return int(log.read_text().split("you are seat ", 1)[1].split(";")[0])
+    return int_field(table.peers[process].event("started", 20), "seat")
 
 
 def stored_messages(path: Path) -> int:
@@ -124,7 +121,8 @@ def test_a_silent_peer_is_named_after_the_timeout_and_the_others_stop_cleanly(tm
 
 def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None:
     async def scenario() -> list[tuple[int, list[bytes]]]:
-        meshes = [Mesh(new_curve_keypair()[1], "tcp://127.0.0.1:*") for _ in range(2)]
+        contexts = [zmq.asyncio.Context() for _ in range(2)]  # a mesh's ZAP handler is its context's one
+        meshes = [Mesh(new_curve_keypair()[1], "tcp://127.0.0.1:*", context=context) for context in contexts]
         roster = [MeshPeer(mesh.endpoint, mesh.curve_public) for mesh in meshes]
         for seat, mesh in enumerate(meshes):
             mesh.link(seat, roster)
@@ -145,8 +143,9 @@ def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None
         for socket in (curved, plain):
             socket.close()
         context.term()
-        for mesh in meshes:
+        for mesh, mesh_context in zip(meshes, contexts, strict=True):
             mesh.close()
+            mesh_context.term()
         return got
 
     received = asyncio.run(scenario())
@@ -166,3 +165,26 @@ def test_no_store_or_received_message_opens_another_seats_cat_before_its_reveal(
         assert result is not None and isinstance(result["seat"], int)
         seen = watch_store(str(result["store"]), setup.session_id, result["seat"], (1, 2, 3), until_end=False)
         assert seen >= 4 * 2
+
+
+def test_a_headless_peer_with_json_prints_event_lines_alone(tmp_path: Path) -> None:
+    """stdout holds the lobby, started and result events, in that order, and nothing else; the human lines
+    go to the log (stderr)."""
+    table = MatchTable("fishnstones", 2, ["random"], 5, tmp_path)
+    table.start()
+    try:
+        results = table.results(60)
+    finally:
+        table.stop_all()
+    assert all(result is not None and result["finished"] for result in results), results
+    for process, peer in enumerate(table.peers):
+        assert peer.lines and all(parse_event(line) is not None for line in peer.lines), peer.lines
+        events = peer.output.events
+        assert [event["event"] for event in events] == ["lobby", "started", "result"], events
+        lobby, started, result = events
+        assert lobby["address"] == table.address and lobby["code"] == table.code
+        assert lobby["players"] == (2 if process == 0 else None)
+        assert started["game"] == "fishnstones" and started["players"] == 2
+        assert started["seat"] == result["seat"] and started["session"] == result["session"]
+        assert started["store"] == result["store"] and Path(text_field(started, "store")).exists()
+        assert "you are seat" in peer.log.read_text()

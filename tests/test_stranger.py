@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 from p2pfish.core.wire import Json
 from p2pfish.launcher import main
 from p2pfish.tools.match import MatchTable, host_port, run_match_with_stranger
@@ -78,9 +78,9 @@ def test_nothing_is_sent_to_a_target_off_loopback(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(asyncio, "open_connection", record)
     for plan in (Attack("192.0.2.1", 9, connections=5), Attack("203.0.113.7", 9, frames=1)):
-        with pytest.raises(MalformedInput, match="loopback"):
+        with pytest.raises(UsageError, match="loopback"):
             asyncio.run(attack(plan))
-        with pytest.raises(MalformedInput, match="loopback"):
+        with pytest.raises(UsageError, match="loopback"):
             StrangerProcess(plan)
     assert tried == []
 

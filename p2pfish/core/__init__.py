@@ -1,7 +1,7 @@
 """Types shared by every layer: errors, action values, the rules-engine contract."""
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
-from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError, ProtocolViolation
+from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError, ProtocolViolation, UsageError
 from p2pfish.core.game import AnyRules, ChanceRequest, GameRules, Known, Outcome, check_chance
 from p2pfish.core.wire import Json, Scalar
 
@@ -22,5 +22,6 @@ __all__ = [
     "Reveal",
     "Scalar",
     "SecretChoice",
+    "UsageError",
     "check_chance",
 ]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from p2pfish.core.errors import MalformedInput, P2pfishError
+from p2pfish.core.errors import MalformedInput, P2pfishError, UsageError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
@@ -404,13 +404,14 @@ def _drop(link: Link | None) -> None:
 
 
 def _listen(bind: str) -> socket.socket:
-    """The lobby's listening socket on tcp://HOST:PORT (`*` or 0: any free port). Raises MalformedInput."""
+    """The lobby's listening socket on tcp://HOST:PORT (`*` or 0: any free port). Raises UsageError (the
+    address and port come from the command line)."""
     host, _, port = bind.removeprefix("tcp://").rpartition(":")
     try:
         return listening_socket(host, 0 if port == "*" else int(port))
     except (OSError, ValueError, OverflowError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise MalformedInput(f"cannot open a lobby on {bind}: {reason}") from None
+        raise UsageError(f"cannot open a lobby on {bind}: {reason}") from None
 
 
 async def _first_of(event: asyncio.Event, other: asyncio.Event | None) -> None:

@@ -136,14 +136,16 @@ class _RosterKeys:
 
 
 class Mesh:
-    """Binds at once (so its endpoint can go into the lobby); links up once the roster is known."""
+    """Binds at once (so its endpoint can go into the lobby); links up once the roster is known. Its sockets
+    live in `context`, the process's one ZeroMQ context, which its owner terminates after closing the mesh
+    (the mesh's ZAP handler binds the context's one ZAP endpoint: one open mesh per context)."""
 
-    def __init__(self, curve_secret: str, bind: str) -> None:
+    def __init__(self, curve_secret: str, bind: str, *, context: zmq.asyncio.Context) -> None:
         self._secret = curve_secret.encode("ascii")
         self._public = zmq.curve_public(self._secret)
         self._allowed: dict[bytes, int] = {}
         self._roster_keys = _RosterKeys(self._allowed)
-        self._context = zmq.asyncio.Context()
+        self._context = context
         self._sync_context: zmq.Context[zmq.Socket[bytes]] = zmq.Context.shadow(self._context.underlying)
         self._auth = AsyncioAuthenticator(self._context)
         self._auth.start()
@@ -238,4 +240,3 @@ class Mesh:
             self._cap.close()
         self._router.close(linger=0)
         self._auth.stop()
-        self._context.term()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from p2pfish.core.actions import RevealsCards
-from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError
+from p2pfish.core.errors import IllegalAction, P2pfishError, UsageError
 from p2pfish.core.game import ShuffleRequest
 from p2pfish.core.wire import Json
 from p2pfish.crypto import secp256k1
@@ -75,19 +75,19 @@ class Cheat:
         """SEAT:KIND, e.g. 1:equivocate."""
         seat_text, _, kind = text.partition(":")
         if not (seat_text.isascii() and seat_text.isdigit()):
-            raise MalformedInput(f"--cheat takes SEAT:KIND, e.g. 1:equivocate, not {text!r}")
+            raise UsageError(f"--cheat takes SEAT:KIND, e.g. 1:equivocate, not {text!r}")
         if kind not in KINDS:
-            raise MalformedInput(f"no cheat {kind!r} (cheats: {', '.join(KINDS)})")
+            raise UsageError(f"no cheat {kind!r} (cheats: {', '.join(KINDS)})")
         return Cheat(int(seat_text), kind)
 
     def check(self, game: str, players: int) -> None:
         """Refuse a seat outside the table or a kind the game has no use for."""
         if self.seat >= players:
-            raise MalformedInput(f"--cheat names seat {self.seat}, but the seats are 0..{players - 1}")
+            raise UsageError(f"--cheat names seat {self.seat}, but the seats are 0..{players - 1}")
         if self.kind in HOST_KINDS and self.seat != 0:
-            raise MalformedInput(f"{self.kind} is the host's attack: use --cheat 0:{self.kind}")
+            raise UsageError(f"{self.kind} is the host's attack: use --cheat 0:{self.kind}")
         if not self.applies_to(game):
-            raise MalformedInput(f"{game} deals no cards, so {self.kind} does not apply ({', '.join(DECK_GAMES)} do)")
+            raise UsageError(f"{game} deals no cards, so {self.kind} does not apply ({', '.join(DECK_GAMES)} do)")
 
     def applies_to(self, game: str) -> bool:
         return self.kind not in DECK_KINDS or game in DECK_GAMES

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from p2pfish.cli import CommandAdder, comma_list
 from p2pfish.cli import main as player_main
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 from p2pfish.core.text import printable
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def _match_with_stranger(args: argparse.Namespace) -> int:
     from p2pfish.tools.stranger import plan_for_match
 
     if args.cheat:
-        raise MalformedInput("--stranger and --cheat are separate matches: give one of them")
+        raise UsageError("--stranger and --cheat are separate matches: give one of them")
     target, plan = plan_for_match(args.stranger)
     try:
         played = run_match_with_stranger(

@@ -5,10 +5,10 @@ links and the full protocol — then checks that every peer finished, that all a
 and that every transcript verifies on its own.
 """
 
+import contextlib
 import json
 import os
 import random
-import selectors
 import sqlite3
 import subprocess
 import sys
@@ -18,19 +18,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError, usage_errors
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.net.lobby import new_join_code
 from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit
 from p2pfish.tools.cheats import Cheat
+from p2pfish.tools.events import OutputReader, text_field
 from p2pfish.tools.stranger import READY_MARK, Attack, StrangerProcess
 
 LOOPBACK = "127.0.0.1"
 HOSTILE_PEER = "p2pfish.tools.peer"
 """A peer given --cheat runs through the tools: the player's commands have no such flag."""
 POLL_S = 0.05
+OUTPUT_DRAIN_S = 5.0
+"""How long the rest of an exited peer's output may take to be read."""
 PASS_KINDS = ("substitute-card", "marked-deck", "rigged-rekey")
 """Cheats on a deck's lock or re-key pass, made at the first deck: caught before any deal, or too late."""
 COSTLY_KINDS = ("big-frame", "chat-flood", "oversize-evidence", "escape-name")
@@ -47,60 +50,76 @@ CHEAT_PEER_TIMEOUT_S = 8.0
 
 @dataclass
 class PeerProcess:
-    """One `p2pfish` peer process, its stdout read line by line, its stderr in a log file. `seat` is
-    the order it was started in: the game seat of a joiner is the order the host admitted it."""
+    """One `p2pfish` peer process, its stdout read as it comes (its event lines, with --json), its stderr in a
+    log file. `seat` is the order it was started in: the game seat of a joiner is the order the host admitted
+    it (its `started` event tells)."""
 
     seat: int
     argv: list[str]
     log: Path
     env: dict[str, str]
     process: subprocess.Popen[str] = field(init=False)
-    lines: list[str] = field(default_factory=list)
+    output: OutputReader = field(init=False)
 
     def __post_init__(self) -> None:
         self.start()
 
+    def command(self) -> list[str]:
+        """What runs the peer: `python -m p2pfish` and its argv (a hostile peer's through the tools)."""
+        return [sys.executable, "-m", HOSTILE_PEER if "--cheat" in self.argv else "p2pfish", *self.argv]
+
     def start(self) -> None:
         with self.log.open("a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", HOSTILE_PEER if "--cheat" in self.argv else "p2pfish", *self.argv],
-                stdout=subprocess.PIPE,
-                stderr=log,
-                stdin=subprocess.DEVNULL,
-                text=True,
-                env=self.env,
+                self.command(), stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, text=True, env=self.env
             )
+        assert self.process.stdout is not None
+        self.output = OutputReader(self.process.stdout)
+
+    @property
+    def lines(self) -> list[str]:
+        """What it printed on stdout so far."""
+        return self.output.lines
+
+    def event(self, name: str, timeout_s: float) -> dict[str, Json]:
+        """Its first `name` event; raises TimeoutError when it printed none within `timeout_s` (or exited)."""
+        event = self.output.wait_event(name, timeout_s)
+        if event is None:
+            ended = "exited" if self.process.poll() is not None else f"went on for {timeout_s:.0f} s"
+            raise TimeoutError(f"seat {self.seat} {ended} without a {name!r} event (log: {self.log})")
+        return event
 
     def read_line(self, prefix: str, timeout_s: float) -> str:
-        """The next stdout line starting with `prefix`; raises TimeoutError past the deadline."""
-        assert self.process.stdout is not None
-        deadline = time.monotonic() + timeout_s
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.process.stdout, selectors.EVENT_READ)
-            while (left := deadline - time.monotonic()) > 0:
-                if not selector.select(left):
-                    break
-                line = self.process.stdout.readline()
-                if not line:
-                    break
-                self.lines.append(line.rstrip("\n"))
-                if line.startswith(prefix):
-                    return line.rstrip("\n")
-        raise TimeoutError(f"seat {self.seat} printed no {prefix!r} line (log: {self.log})")
+        """The first stdout line starting with `prefix` (for programs that print no events); raises
+        TimeoutError when none came within `timeout_s`."""
+        line = self.output.wait_line(lambda text: text.startswith(prefix), timeout_s)
+        if line is None:
+            raise TimeoutError(f"seat {self.seat} printed no {prefix!r} line (log: {self.log})")
+        return line
 
     def result(self, timeout_s: float) -> dict[str, Json] | None:
-        """The JSON result line this peer prints when its game ends or stops."""
+        """The `result` event this peer prints when its game ends or stops, once it exited (killed if it has
+        not within `timeout_s`); None if it printed none."""
         try:
-            out, _ = self.process.communicate(timeout=timeout_s)
+            self.process.wait(timeout_s)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            out, _ = self.process.communicate()
-        self.lines.extend(out.splitlines())
-        for line in reversed(self.lines):
-            if line.startswith("{"):
-                value = json.loads(line)
-                return value if isinstance(value, dict) else None
-        return None
+            self.process.wait()
+        self.output.join(OUTPUT_DRAIN_S)
+        return self.output.last_event("result")
+
+    def stop(self, grace_s: float = 0.0) -> None:
+        """Stop it if it still runs (SIGTERM, then SIGKILL after `grace_s`; at once without) and read the rest
+        of its output."""
+        if self.process.poll() is None:
+            if grace_s > 0:
+                self.process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(grace_s)
+            if self.process.poll() is None:
+                self.process.kill()
+        self.process.wait()
+        self.output.join(OUTPUT_DRAIN_S)
 
 
 @dataclass(frozen=True)
@@ -288,7 +307,7 @@ class MatchTable:
         host_argv = ["host", self.game, "--players", str(self.players), "--bind", LOOPBACK, "--code", self.code]
         host = PeerProcess(0, [*host_argv, *self.peer_flags(0), *extra], self.workdir / "seat0.log", self.env)
         self.peers.append(host)
-        self.address = host.read_line("LOBBY ", timeout_s).split()[1]
+        self.address = text_field(host.event("lobby", timeout_s), "address")
 
     def start_joiners(self, extra: Sequence[str] = ()) -> None:
         """Peer i joins as process i; its seat is the order in which the host admitted it."""
@@ -327,9 +346,7 @@ class MatchTable:
 
     def stop_all(self) -> None:
         for peer in self.peers:
-            if peer.process.poll() is None:
-                peer.process.kill()
-                peer.process.wait()
+            peer.stop()
 
 
 def run_match(
@@ -363,12 +380,13 @@ def run_match(
 
 def check_match(game: str, players: int, kinds: Sequence[str], timeout_s: float) -> None:
     """A match that could be played: a known game for that many players, known bots, a positive timeout."""
-    rules = get_rules(game)
-    rules.new_game(players, {})
+    with usage_errors():
+        rules = get_rules(game)
+        rules.new_game(players, {})
+        for kind in bot_kinds_for(players, kinds):
+            make_bot(kind, game, random.Random())
     if timeout_s <= 0:
-        raise MalformedInput("the match timeout must be a positive number of seconds")
-    for kind in bot_kinds_for(players, kinds):
-        make_bot(kind, game, random.Random())
+        raise UsageError("the match timeout must be a positive number of seconds")
 
 
 def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:
@@ -452,7 +470,7 @@ def run_match_with_stranger(
 
 def check_host_target(which: str) -> None:
     if which not in ("lobby", "mesh"):
-        raise MalformedInput(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
+        raise UsageError(f"a stranger's target is lobby, mesh or a seat number, not {which!r}")
 
 
 def host_port(table: MatchTable, which: str) -> int:
@@ -481,13 +499,8 @@ def listening_ports(pid: int) -> set[int]:
 
 def mesh_address(table: MatchTable, seat: int, deadline: float) -> tuple[str, int]:
     """The HOST and PORT of game seat `seat`'s mesh, from the lobby cards the host's store keeps."""
-    host = table.peers[0]
-    log = table.workdir / "seat0.log"
-    while (text := log.read_text() if log.exists() else "").find("; store ") < 0:
-        if host.process.poll() is not None or time.monotonic() > deadline:
-            raise TimeoutError(f"the host never said where its store is (log: {log})")
-        time.sleep(POLL_S)
-    store = Path(text.split("; store ", 1)[1].split("\n", 1)[0].strip())
+    started = table.peers[0].event("started", max(0.0, deadline - time.monotonic()))
+    store = Path(text_field(started, "store"))
     db = sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
     try:
         row = db.execute("SELECT record FROM secrets WHERE name = 'net/mesh'").fetchone()

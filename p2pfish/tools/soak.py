@@ -29,6 +29,7 @@ from p2pfish.core.wire import Json
 from p2pfish.games.registry import GAMES as REGISTERED
 from p2pfish.games.registry import game_of, get_rules
 from p2pfish.session.audit import audit
+from p2pfish.tools.events import int_field, text_field
 from p2pfish.tools.match import MatchTable, PeerProcess
 
 GAMES = tuple(game.id for game in REGISTERED)
@@ -153,18 +154,6 @@ def stored_count(store: Path) -> int:
         db.close()
 
 
-def _log_field(log: Path, marker: str, peer: PeerProcess, deadline: float) -> str:
-    """The word after `marker` in a peer's log, once it is there."""
-    while time.monotonic() < deadline:
-        text = log.read_text() if log.exists() else ""
-        if marker in text:
-            return text.split(marker, 1)[1].split()[0].rstrip(";")
-        if peer.process.poll() is not None:
-            raise RuntimeError(f"peer {peer.seat} exited ({peer.process.returncode}) before logging {marker.strip()!r}")
-        time.sleep(POLL_S)
-    raise TimeoutError(f"peer {peer.seat} did not log {marker.strip()!r} in time (log: {log})")
-
-
 def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume_extra: Sequence[str] = ()) -> None:
     """Play one crash match, filling in `run`. Raises TimeoutError or RuntimeError when it cannot."""
     deadline = time.monotonic() + timeout_s
@@ -175,8 +164,9 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
         table.start(extra=extra)
         victim = table.peers[run.victim]
         log = run.workdir / f"seat{run.victim}.log"
-        store = Path(_log_field(log, "store ", victim, deadline))
-        run.victim_seat = int(_log_field(log, "you are seat ", victim, deadline))
+        started = victim.event("started", max(0.0, deadline - time.monotonic()))
+        store = Path(text_field(started, "store"))
+        run.victim_seat = int_field(started, "seat")
         while stored_count(store) < run.kill_at:
             if victim.process.poll() is not None:
                 raise RuntimeError(

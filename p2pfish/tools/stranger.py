@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 from p2pfish.core.wire import Json
 
 MAX_CONNECTIONS = 5000
@@ -84,19 +84,19 @@ class Attack:
     def check(self) -> None:
         check_loopback(self.host)
         if not 0 < self.port < 65536:
-            raise MalformedInput(f"a port is 1-65535, not {self.port}")
+            raise UsageError(f"a port is 1-65535, not {self.port}")
         if (self.connections > 0) == (self.frames > 0):
-            raise MalformedInput("give one of --connections N or --frames N (N > 0)")
+            raise UsageError("give one of --connections N or --frames N (N > 0)")
         if self.connections > MAX_CONNECTIONS or self.frames > MAX_FRAMES:
-            raise MalformedInput(f"at most {MAX_CONNECTIONS} connections or {MAX_FRAMES} frames")
+            raise UsageError(f"at most {MAX_CONNECTIONS} connections or {MAX_FRAMES} frames")
         if not 0 < self.duration_s <= MAX_DURATION_S:
-            raise MalformedInput(f"--duration is more than 0 and at most {MAX_DURATION_S:.0f} seconds")
+            raise UsageError(f"--duration is more than 0 and at most {MAX_DURATION_S:.0f} seconds")
         if not 0 < self.size <= MAX_FRAME_SIZE:
-            raise MalformedInput(f"--size is 1 to {MAX_FRAME_SIZE} bytes")
+            raise UsageError(f"--size is 1 to {MAX_FRAME_SIZE} bytes")
         if self.body is not None and self.body < 0:
-            raise MalformedInput("--body is a number of bytes, 0 or more")
+            raise UsageError("--body is a number of bytes, 0 or more")
         if self.raw and self.lobby:
-            raise MalformedInput("give at most one of --raw and --lobby")
+            raise UsageError("give at most one of --raw and --lobby")
 
     def argv(self) -> list[str]:
         """The command line that runs this attack (`python -m p2pfish.tools.stranger ...`)."""
@@ -117,9 +117,9 @@ def check_loopback(host: str) -> None:
     try:
         address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
-        raise MalformedInput(f"the target must be a loopback address (127.0.0.0/8 or ::1), not {host!r}") from None
+        raise UsageError(f"the target must be a loopback address (127.0.0.0/8 or ::1), not {host!r}") from None
     if not address.is_loopback:
-        raise MalformedInput(f"refusing {host}: the stranger attacks loopback addresses only (127.0.0.0/8, ::1)")
+        raise UsageError(f"refusing {host}: the stranger attacks loopback addresses only (127.0.0.0/8, ::1)")
 
 
 @dataclass
@@ -383,15 +383,15 @@ class StrangerProcess:
 def parse_target(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit():
-        raise MalformedInput(f"a target looks like HOST:PORT, not {text!r}")
+        raise UsageError(f"a target looks like HOST:PORT, not {text!r}")
     return host.strip("[]"), int(port)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is a MalformedInput: one line, whoever parses."""
+    """argparse, but a usage error is a UsageError: one line, whoever parses."""
 
     def error(self, message: str) -> NoReturn:
-        raise MalformedInput(f"{message} (see scripts/stranger --help)")
+        raise UsageError(f"{message} (see scripts/stranger --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -425,7 +425,7 @@ def plan_for_match(text: str) -> tuple[str | int, Attack]:
     stranger's own (its address is the target's, found once the match runs)."""
     words = shlex.split(text)
     if not words:
-        raise MalformedInput("--stranger takes a target (lobby, mesh or a seat) and the stranger's flags")
+        raise UsageError("--stranger takes a target (lobby, mesh or a seat) and the stranger's flags")
     target: str | int = int(words[0]) if words[0].isdigit() else words[0]
     return target, plan_from_argv(["127.0.0.1:1", *words[1:]])
 
@@ -433,7 +433,7 @@ def plan_for_match(text: str) -> tuple[str | int, Attack]:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         plan = plan_from_argv(sys.argv[1:] if argv is None else argv)
-    except MalformedInput as error:
+    except UsageError as error:
         print(f"stranger: error: {error.reason}", file=sys.stderr)
         return 2
     print(json.dumps(asyncio.run(attack(plan))), flush=True)

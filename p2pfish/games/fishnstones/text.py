@@ -20,11 +20,3 @@ def render_pond(view: View, names: tuple[str, ...]) -> str:
     if sides:
         lines.append("  (west " + by_shore.get("W", "-") + "; east " + by_shore.get("E", "-") + ")")
     return "\n".join(lines)
-
-
-def render_scores(view: View, names: tuple[str, ...]) -> str:
-    assert view.buckets is not None
-    rows = []
-    for seat, (fish, stones, water) in enumerate(view.buckets):
-        rows.append(f"  {names[seat]:<16} {fish - stones:>3} points  ({fish} fish, {stones} stones, {water} water)")
-    return "\n".join(rows)

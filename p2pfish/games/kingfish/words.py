@@ -45,10 +45,6 @@ def card_style(label: str) -> str:
     return "class:red" if is_label(label) and suit(label) in RED_SUITS else "class:title"
 
 
-def cards_text(labels: tuple[str, ...] | list[str], ascii_only: bool = True) -> str:
-    return " ".join(card_text(label, ascii_only) for label in labels)
-
-
 def points_text(points: int) -> str:
     return f"{points} point{'' if points == 1 else 's'}"
 

@@ -6,7 +6,7 @@ Each figure is a function returning one number; modules are imported only when t
 import importlib
 from collections.abc import Sequence
 
-from p2pfish.core.errors import MalformedInput
+from p2pfish.core.errors import UsageError
 
 FIGURES: dict[str, str] = {
     "rules_games_per_s": "p2pfish.tools.bench.rules_figures:rules_games_per_s",
@@ -38,7 +38,7 @@ FIGURES: dict[str, str] = {
 def select(only: Sequence[str]) -> list[str]:
     unknown = [name for name in only if name not in FIGURES]
     if unknown:
-        raise MalformedInput(f"unknown figure(s) {', '.join(unknown)} (known: {', '.join(FIGURES)})")
+        raise UsageError(f"unknown figure(s) {', '.join(unknown)} (known: {', '.join(FIGURES)})")
     return list(only) if only else list(FIGURES)
 
 

@@ -115,12 +115,12 @@ async def sleep_until_ns(instant_ns: int) -> None:
 # --- session mode --------------------------------------------------------------------------------
 
 
-async def run_session(config: Config) -> dict[str, Json]:
+async def run_session(config: Config, context: zmq.asyncio.Context) -> dict[str, Json]:
     setup = GameSetup.from_wire(config.fields["setup"])
     rules = {game.RULES.id: game.RULES for game in (relay_game, deal_game)}[setup.game]
     identity = Identity.from_seed(bytes.fromhex(str(config.fields["identity_seed"])))
     curve_publics = [str(key) for key in config.fields["curve_publics"]]
-    mesh = Mesh(str(config.fields["curve_secret"]), LOOPBACK_BIND)
+    mesh = Mesh(str(config.fields["curve_secret"]), LOOPBACK_BIND, context=context)
     try:
         write_json(config.path(f"endpoint-{config.seat}.json"), mesh.endpoint)
         endpoints = read_json(await wait_for_file(config, "roster.json"))
@@ -167,12 +167,13 @@ async def run_session(config: Config) -> dict[str, Json]:
 # --- raw mode ------------------------------------------------------------------------------------
 
 
-def run_raw(config: Config) -> None:
+def run_raw(config: Config, process_context: zmq.asyncio.Context) -> None:
     """Play the raw turns and write the records; keep the sockets (and so the CPU load) until every
-    peer has its records, so that no peer's exit slows down the last actions of the others."""
+    peer has its records, so that no peer's exit slows down the last actions of the others. Plain (not
+    asyncio) sockets, in the process's context."""
     actions = int(config.fields["actions"])
     me, peers = config.seat, config.peers
-    context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+    context: zmq.Context[zmq.Socket[bytes]] = zmq.Context.shadow(process_context.underlying)
     router = context.socket(zmq.ROUTER)
     router.linger = 0
     dealers: list[zmq.Socket[bytes]] = []
@@ -232,7 +233,6 @@ def run_raw(config: Config) -> None:
     finally:
         for socket in [router, *dealers]:
             socket.close()
-        context.term()
 
 
 def main(argv: list[str]) -> int:
@@ -241,10 +241,14 @@ def main(argv: list[str]) -> int:
         return 2
     config = Config(Path(argv[1]))
     start_watchdog(config)
-    if argv[0] == "session":
-        write_json(config.path(f"records-{config.seat}.json"), asyncio.run(run_session(config)))
-    else:
-        run_raw(config)
+    context = zmq.asyncio.Context()
+    try:
+        if argv[0] == "session":
+            write_json(config.path(f"records-{config.seat}.json"), asyncio.run(run_session(config, context)))
+        else:
+            run_raw(config, context)
+    finally:
+        context.term()
     return 0
 
 

@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from p2pfish.core.actions import Action
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.game import Outcome
+from p2pfish.core.player import Decision, Player
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.fishnstones.rules import RULES
@@ -27,8 +28,6 @@ from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, SqliteStore, Store
 
 GAME = "fishnstones"
-Decision = tuple[Any, list[Action]]
-Chooser = Callable[[Any, list[Action]], Action]
 
 
 # --- identities, setups, bots ----------------------------------------------------------------------
@@ -44,12 +43,9 @@ def make_setup(ids: list[Identity], options: Mapping[str, str] | None = None) ->
     return GameSetup.create(GAME, dict(options or {}), roster, names)
 
 
-def random_chooser(rng: random.Random) -> Chooser:
-    return lambda view, legal: rng.choice(legal)
-
-
-def random_choosers(players: int, rng: random.Random) -> list[Chooser]:
-    return [random_chooser(rng) for _ in range(players)]
+def random_players(players: int, rng: random.Random) -> list[Player]:
+    """Random bots for every seat, all drawing from `rng`."""
+    return [RandomBot(rng) for _ in range(players)]
 
 
 def run_table(
@@ -65,7 +61,7 @@ def run_table(
     table = MemoryTable(
         setup or make_setup(ids, options),
         ids,
-        random_choosers(players, random.Random(seed * 31 + 7)),
+        random_players(players, random.Random(seed * 31 + 7)),
         rng=random.Random(seed),
         duplicate=duplicate,
     )
@@ -199,7 +195,7 @@ class Net:
         self.sessions = [
             Session(self.setup, seat, self.ids[seat], self.stores[seat], **session_options) for seat in range(players)
         ]
-        self.choosers = random_choosers(players, self.choice_rng)
+        self.bots = random_players(players, self.choice_rng)
         self.overrides: dict[int, Override] = {}
         self.transforms: dict[int, Transform] = {}
         self.quarantine: Callable[[int, bytes], bool] | None = None
@@ -265,7 +261,7 @@ class Net:
 
     def default(self, seat: int, decision: Decision) -> None:
         """Play the seat's random bot choice."""
-        self.sessions[seat].act(self.choosers[seat](*decision))
+        self.sessions[seat].act(self.bots[seat].choose(*decision))
         self.collect(seat)
 
     def emit_as(self, seat: int, body: dict[str, Json]) -> None:

@@ -24,9 +24,9 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from p2pfish.core.actions import Action
+from p2pfish.core.player import Player
 from p2pfish.net.mesh import Mesh
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
@@ -39,9 +39,6 @@ later)."""
 MAX_BEAT_BYTES = 4096
 """A heartbeat or goodbye: the session id and one count per seat, as JSON."""
 FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
-
-Chooser = Callable[[Any, list[Action]], Action]
-
 
 @dataclass(frozen=True)
 class NodeTimers:
@@ -84,7 +81,7 @@ class PeerNode:
         self,
         session: Session,
         mesh: Mesh,
-        choose: Chooser | None,
+        player: Player | None,
         *,
         timers: NodeTimers = NodeTimers(),
         on_event: Callable[[NodeEvent], None] | None = None,
@@ -93,7 +90,7 @@ class PeerNode:
         assert session.seat is not None
         self.session = session
         self.mesh = mesh
-        self.choose = choose
+        self.player = player
         self.timers = timers
         self.on_event = on_event
         self.clock = clock
@@ -134,7 +131,7 @@ class PeerNode:
             receiver.cancel()
 
     def act(self, action: Action) -> None:
-        """A human front end's move (a bot's is made by `choose`). Raises IllegalAction."""
+        """A move made from outside (a person's; a `player`'s are made here). Raises IllegalAction."""
         self.session.act(action)
         self._after_input()
 
@@ -286,10 +283,10 @@ class PeerNode:
                 self.sent += 1
             for event in self.session.take_events():
                 self._tell(event)
-            decision = self.session.decision() if self.choose is not None else None
-            if decision is None or self.choose is None:
+            decision = self.session.decision() if self.player is not None else None
+            if decision is None or self.player is None:
                 return
-            self.session.act(self.choose(*decision))
+            self.session.act(self.player.choose(*decision))
 
     def _tell(self, event: NodeEvent) -> None:
         if self.on_event is not None:

@@ -4,18 +4,14 @@ Used by tests, benchmarks and vector generation: everything a real game does exc
 """
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from p2pfish.core.actions import Action
 from p2pfish.core.game import AnyRules
+from p2pfish.core.player import Player
 from p2pfish.session.envelope import Signer
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, Store
-
-Chooser = Callable[[Any, list[Action]], Action]
-"""A front end: picks one of the legal actions from what the seat's view shows."""
 
 
 class MemoryTable:
@@ -23,7 +19,7 @@ class MemoryTable:
         self,
         setup: GameSetup,
         signers: Sequence[Signer],
-        choosers: Sequence[Chooser | None],
+        players: Sequence[Player | None],
         *,
         rng: random.Random | None = None,
         duplicate: float = 0.0,
@@ -31,7 +27,8 @@ class MemoryTable:
         rules: AnyRules | None = None,
     ) -> None:
         self.setup = setup
-        self.choosers = list(choosers)
+        self.players = list(players)
+        """Who plays each seat; None: the seat is played from outside (a test's cheater, the UI's person)."""
         self.stores: list[Store] = list(stores) if stores is not None else [MemoryStore() for _ in signers]
         self.sessions = [
             Session(setup, seat, signer, self.stores[seat], rules=rules) for seat, signer in enumerate(signers)
@@ -76,14 +73,14 @@ class MemoryTable:
         self._collect(session)
 
     def decide(self) -> bool:
-        """Let every seat with a chooser make its due move (a seat without one is played from outside)."""
+        """Let every seat with a player make its due move (a seat without one is played from outside)."""
         decided = False
         for session in self.sessions:
             assert session.seat is not None
-            chooser = self.choosers[session.seat]
-            decision = session.decision() if chooser is not None else None
-            if decision is not None and chooser is not None:
-                session.act(chooser(*decision))
+            player = self.players[session.seat]
+            decision = session.decision() if player is not None else None
+            if decision is not None and player is not None:
+                session.act(player.choose(*decision))
                 self._collect(session)
                 decided = True
         return decided

@@ -1,4 +1,5 @@
-"""Runs one seat's session over the mesh until the game ends or stops.
+"""Runs one seat's session over the mesh (any Transport: the ZeroMQ Mesh, or a LoopbackHub's endpoint in
+tests) until the game ends or stops.
 
 Three kinds of frames travel: a session message ("M", the signed bytes); a heartbeat ("H": the
 session id, so that peers given different games notice, and how many messages of each author this
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Player
-from p2pfish.net.mesh import Mesh
+from p2pfish.net.transport import Transport
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
 
@@ -80,7 +81,7 @@ class PeerNode:
     def __init__(
         self,
         session: Session,
-        mesh: Mesh,
+        mesh: Transport,
         player: Player | None,
         *,
         timers: NodeTimers = NodeTimers(),

@@ -96,8 +96,7 @@ class TableController(SessionWindow):
     def settle(self) -> None:
         """Run the table until it waits for this seat (or ends), telling the app what happened."""
         self.table.collect(self.session)
-        while self.table.step():
-            pass
+        self.table.settle()
         for event in self.session.take_events():
             if isinstance(event, Applied):
                 self.app.log(kit_for(self.game).narrate(event.seat, event.action, self.names))

@@ -9,6 +9,7 @@
 """
 
 import copy
+import functools
 import json
 import random
 from collections.abc import Callable, Mapping
@@ -21,6 +22,7 @@ from p2pfish.core.player import Decision, Player
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.fishnstones.rules import RULES
+from p2pfish.session import runner
 from p2pfish.session.envelope import Envelope, open_envelope, seal
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, Event, Fault, Session
@@ -227,23 +229,23 @@ class Net:
     def collect(self, seat: int) -> None:
         """Send what `seat`'s session has for the network: its own messages (through the seat's transform
         and the quarantine) and the messages of others that it relays."""
-        session = self.sessions[seat]
-        for raw in session.take_outbox():
-            if author_of(raw) != seat:
-                self.send(seat, raw, relay=True)
-                continue
-            transform = self.transforms.get(seat)
-            out = raw if transform is None else transform(raw)
-            if out is None:
-                continue
-            if self.quarantine is not None and self.quarantine(seat, out):
-                self.held.append((seat, out))
-                continue
-            if not self.stops and is_stop(out):
-                self.reports.append((seat, out))
-                continue
-            self.send(seat, out)
-        self.events[seat].extend(session.take_events())
+        runner.flush(self.sessions[seat], functools.partial(self._put, seat), self.events[seat].append)
+
+    def _put(self, seat: int, raw: bytes) -> None:
+        if author_of(raw) != seat:
+            self.send(seat, raw, relay=True)
+            return
+        transform = self.transforms.get(seat)
+        out = raw if transform is None else transform(raw)
+        if out is None:
+            return
+        if self.quarantine is not None and self.quarantine(seat, out):
+            self.held.append((seat, out))
+            return
+        if not self.stops and is_stop(out):
+            self.reports.append((seat, out))
+            return
+        self.send(seat, out)
 
     def send(self, seat: int, raw: bytes, to: list[int] | None = None, *, relay: bool = False) -> None:
         """Put `raw` on the network from `seat` to every other seat (or to `to`)."""
@@ -260,7 +262,7 @@ class Net:
         self.collect(to)
 
     def default(self, seat: int, decision: Decision) -> None:
-        """Play the seat's random bot choice."""
+        """Play the seat's random bot choice (to `decision`, the one an override was shown)."""
         self.sessions[seat].act(self.bots[seat].choose(*decision))
         self.collect(seat)
 

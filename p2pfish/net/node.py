@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Player
 from p2pfish.net.transport import Transport
+from p2pfish.session import runner
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
 
@@ -277,17 +278,13 @@ class PeerNode:
         self._after_input()
 
     def _after_input(self) -> None:
-        """Send what the session produced, make the bot's move if it is due, and report events."""
-        while True:
-            for raw in self.session.take_outbox():
-                self.mesh.broadcast([MESSAGE, raw])
-                self.sent += 1
-            for event in self.session.take_events():
-                self._tell(event)
-            decision = self.session.decision() if self.player is not None else None
-            if decision is None or self.player is None:
-                return
-            self.session.act(self.player.choose(*decision))
+        """Send what the session produced, report its events, and make the player's moves while they are due."""
+        runner.settle(self.session, self.player, self._send_own, self._tell)
+
+    def _send_own(self, raw: bytes) -> None:
+        """A message the session produced (its own or a relay): to every peer."""
+        self.mesh.broadcast([MESSAGE, raw])
+        self.sent += 1
 
     def _tell(self, event: NodeEvent) -> None:
         if self.on_event is not None:

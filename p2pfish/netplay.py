@@ -23,6 +23,7 @@ import zmq.asyncio
 
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
+from p2pfish.core.player import Player
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
@@ -39,7 +40,7 @@ from p2pfish.net.lobby import (
     normal_code,
 )
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
-from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerNode, PeerSilent
+from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.paths import state_dir, write_private_file
 from p2pfish.session.session import Finished, Session, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
@@ -163,7 +164,7 @@ class Frontend(Protocol):
     def note(self, text: str) -> None: ...
     def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None: ...
     def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None: ...
-    def chooser(self, session: Session) -> Chooser | None: ...
+    def player(self, session: Session) -> Player | None: ...
     def started(self, session: Session, node: PeerNode, store: Path) -> None: ...
     def event(self, event: NodeEvent) -> None: ...
     async def finished(self, session: Session, node: PeerNode) -> None: ...
@@ -192,8 +193,8 @@ class BotFrontend:
     def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
         self.note(f"  {printable(cards[-1].name, SHOWN_NAME_CHARS)} joined ({len(cards)}/{wanted})")
 
-    def chooser(self, session: Session) -> Chooser | None:
-        return make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed)).choose
+    def player(self, session: Session) -> Player | None:
+        return make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed))
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
         self.names = session.setup.shown_names
@@ -439,7 +440,7 @@ async def _run(
     assert session.seat is not None
     try:
         mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
-        node = PeerNode(session, mesh, front.chooser(session), timers=options.timers, on_event=front.event)
+        node = PeerNode(session, mesh, front.player(session), timers=options.timers, on_event=front.event)
         front.started(session, node, path)
         await node.run()
     finally:

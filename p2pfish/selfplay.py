@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from p2pfish.bots.base import Bot
 from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Known, Outcome, ShuffleRequest
+from p2pfish.core.player import Player, decision_for
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import make_bot
 
@@ -40,7 +40,7 @@ def play_game(
     rules: AnyRules,
     players: int,
     options: Mapping[str, str],
-    bots: Sequence[Bot],
+    bots: Sequence[Player],
     rng: random.Random,
     *,
     on_step: StepHook | None = None,
@@ -57,8 +57,7 @@ def play_game(
             seat, action = None, _answer(request, rng, decks, known)
         else:
             seat = rules.to_act(state)[0]
-            legal = rules.legal_actions(state, seat, known[seat])
-            action = bots[seat].choose(rules.view(state, seat, known[seat]), legal)
+            action = bots[seat].choose(*decision_for(rules, state, seat, known[seat]))
         choice = action
         if isinstance(choice, SecretChoice):
             assert seat is not None

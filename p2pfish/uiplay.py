@@ -15,10 +15,11 @@ from prompt_toolkit.output import Output
 
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import UsageError
+from p2pfish.core.player import Decision, Player
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
 from p2pfish.net.lobby import PlayerCard, new_join_code
-from p2pfish.net.node import Chooser, NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
+from p2pfish.net.node import NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
 from p2pfish.netplay import PeerOptions, host_game, zmq_context
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
@@ -41,7 +42,7 @@ class SessionWindow:
     def view(self) -> Any:
         return self.session.view()
 
-    def decision(self) -> tuple[Any, list[Action]] | None:
+    def decision(self) -> Decision | None:
         return self.session.decision()
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -95,8 +96,7 @@ class TableController(SessionWindow):
     def settle(self) -> None:
         """Run the table until it waits for this seat (or ends), telling the app what happened."""
         self.table.collect(self.session)
-        while self.table.step():
-            pass
+        self.table.settle()
         for event in self.session.take_events():
             if isinstance(event, Applied):
                 self.app.log(kit_for(self.game).narrate(event.seat, event.action, self.names))
@@ -148,7 +148,8 @@ class UiFrontend:
             self._lobby.wanted = wanted or self._lobby.wanted or len(cards)
             self.app.show_lobby(self._lobby)
 
-    def chooser(self, session: Session) -> Chooser | None:
+    def player(self, session: Session) -> Player | None:
+        """None: the person's moves come from the app (NodeController.act)."""
         return None
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:

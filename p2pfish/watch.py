@@ -33,7 +33,7 @@ def watch_game(game_id: str, bots: int, seed: int | None) -> int:
     bots_by_seat = [make_bot(kind, rules.id, random.Random(rng.getrandbits(64))) for kind in kinds]
     signers = [Identity.generate() for _ in range(players)]
     setup = GameSetup.create(rules.id, {}, tuple(s.public_bytes for s in signers), names)
-    table = MemoryTable(setup, signers, [bot.choose for bot in bots_by_seat], rng=rng)
+    table = MemoryTable(setup, signers, bots_by_seat, rng=rng)
     print(f"{rules.title}, {players} peers in this process, seed {seed}, session {setup.session_id.hex()[:16]}")
     narrator = _Narrator(table.sessions[0], names, kit_for(rules.id))
     table.start()

@@ -26,6 +26,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Commit, SecretChoice
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
@@ -635,7 +636,7 @@ def _points(game: str, seed: int) -> tuple[Point, ...] | None:
     ids = signers(players)
     setup = GameSetup.create(game, {}, tuple(i.public_bytes for i in ids), tuple(f"p{s}" for s in range(players)))
     rng = random.Random(seed)
-    table = MemoryTable(setup, ids, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    table = MemoryTable(setup, ids, [RandomBot(rng)] * players, rng=random.Random(seed))
     rules = get_rules(game)
     everyone = tuple(range(players))
 

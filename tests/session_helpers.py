@@ -9,17 +9,20 @@
 """
 
 import copy
+import functools
 import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from p2pfish.core.actions import Action
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.game import Outcome
+from p2pfish.core.player import Decision, Player
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.fishnstones.rules import RULES
+from p2pfish.session import runner
 from p2pfish.session.envelope import Envelope, open_envelope, seal
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, Event, Fault, Session
@@ -27,8 +30,6 @@ from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, SqliteStore, Store
 
 GAME = "fishnstones"
-Decision = tuple[Any, list[Action]]
-Chooser = Callable[[Any, list[Action]], Action]
 
 
 # --- identities, setups, bots ----------------------------------------------------------------------
@@ -44,12 +45,9 @@ def make_setup(ids: list[Identity], options: Mapping[str, str] | None = None) ->
     return GameSetup.create(GAME, dict(options or {}), roster, names)
 
 
-def random_chooser(rng: random.Random) -> Chooser:
-    return lambda view, legal: rng.choice(legal)
-
-
-def random_choosers(players: int, rng: random.Random) -> list[Chooser]:
-    return [random_chooser(rng) for _ in range(players)]
+def random_players(players: int, rng: random.Random) -> list[Player]:
+    """Random bots for every seat, all drawing from `rng`."""
+    return [RandomBot(rng) for _ in range(players)]
 
 
 def run_table(
@@ -65,7 +63,7 @@ def run_table(
     table = MemoryTable(
         setup or make_setup(ids, options),
         ids,
-        random_choosers(players, random.Random(seed * 31 + 7)),
+        random_players(players, random.Random(seed * 31 + 7)),
         rng=random.Random(seed),
         duplicate=duplicate,
     )
@@ -199,7 +197,7 @@ class Net:
         self.sessions = [
             Session(self.setup, seat, self.ids[seat], self.stores[seat], **session_options) for seat in range(players)
         ]
-        self.choosers = random_choosers(players, self.choice_rng)
+        self.bots = random_players(players, self.choice_rng)
         self.overrides: dict[int, Override] = {}
         self.transforms: dict[int, Transform] = {}
         self.quarantine: Callable[[int, bytes], bool] | None = None
@@ -231,23 +229,23 @@ class Net:
     def collect(self, seat: int) -> None:
         """Send what `seat`'s session has for the network: its own messages (through the seat's transform
         and the quarantine) and the messages of others that it relays."""
-        session = self.sessions[seat]
-        for raw in session.take_outbox():
-            if author_of(raw) != seat:
-                self.send(seat, raw, relay=True)
-                continue
-            transform = self.transforms.get(seat)
-            out = raw if transform is None else transform(raw)
-            if out is None:
-                continue
-            if self.quarantine is not None and self.quarantine(seat, out):
-                self.held.append((seat, out))
-                continue
-            if not self.stops and is_stop(out):
-                self.reports.append((seat, out))
-                continue
-            self.send(seat, out)
-        self.events[seat].extend(session.take_events())
+        runner.flush(self.sessions[seat], functools.partial(self._put, seat), self.events[seat].append)
+
+    def _put(self, seat: int, raw: bytes) -> None:
+        if author_of(raw) != seat:
+            self.send(seat, raw, relay=True)
+            return
+        transform = self.transforms.get(seat)
+        out = raw if transform is None else transform(raw)
+        if out is None:
+            return
+        if self.quarantine is not None and self.quarantine(seat, out):
+            self.held.append((seat, out))
+            return
+        if not self.stops and is_stop(out):
+            self.reports.append((seat, out))
+            return
+        self.send(seat, out)
 
     def send(self, seat: int, raw: bytes, to: list[int] | None = None, *, relay: bool = False) -> None:
         """Put `raw` on the network from `seat` to every other seat (or to `to`)."""
@@ -264,8 +262,8 @@ class Net:
         self.collect(to)
 
     def default(self, seat: int, decision: Decision) -> None:
-        """Play the seat's random bot choice."""
-        self.sessions[seat].act(self.choosers[seat](*decision))
+        """Play the seat's random bot choice (to `decision`, the one an override was shown)."""
+        self.sessions[seat].act(self.bots[seat].choose(*decision))
         self.collect(seat)
 
     def emit_as(self, seat: int, body: dict[str, Json]) -> None:

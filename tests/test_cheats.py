@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
@@ -41,7 +42,7 @@ def cheat_table(game: str, kind: str, players: int = 3, seed: int = 1) -> Memory
     roster = tuple(s.public_bytes for s in signers)
     setup = GameSetup.create(game, {}, roster, tuple(f"p{s}" for s in range(players)))
     rng = random.Random(seed)
-    table = MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    table = MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed))
     cheat = Cheat(CHEAT, kind)
     table.sessions = [
         make_session(cheat, setup, seat, signer, table.stores[seat]) for seat, signer in enumerate(signers)

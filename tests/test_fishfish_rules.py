@@ -18,6 +18,7 @@ from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest
+from p2pfish.core.player import PlaysBy
 from p2pfish.core.wire import Json, Scalar
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.fishfish.rules import (
@@ -733,7 +734,7 @@ def test_a_game_through_the_session_keeps_closed_pecheur_cards_secret_and_audits
             return legal[0]  # often no bet, so that some Pêche cards stay closed
         return rng.choice(legal)
 
-    table = RecordingTable(setup, signers, [chooser] * players, rng=random.Random(3), duplicate=0.05)
+    table = RecordingTable(setup, signers, [PlaysBy(chooser)] * players, rng=random.Random(3), duplicate=0.05)
     views: list[list[View]] = [[] for _ in range(players)]
     table.start()
     while table.step():
@@ -792,7 +793,7 @@ def test_through_the_session_a_closed_third_prise_is_blamed_at_the_end() -> None
             return legal[0]
         return rng.choice(legal)
 
-    table = MemoryTable(setup, signers, [None, chooser, chooser], rng=random.Random(8))
+    table = MemoryTable(setup, signers, [None, PlaysBy(chooser), PlaysBy(chooser)], rng=random.Random(8))
     cheater = table.sessions[0]
     table.start()
     for _ in range(100_000):

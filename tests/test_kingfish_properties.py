@@ -17,11 +17,11 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from p2pfish.bots.base import Bot
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
+from p2pfish.core.player import Player
 from p2pfish.games.kingfish.rules import (
     OVER,
     RULES,
@@ -432,7 +432,7 @@ def games(draw: st.DrawFn) -> tuple[int, dict[str, str], int, tuple[bool, ...]]:
     return players, {"start": start}, draw(st.integers(0, 2**32 - 1)), eager
 
 
-def make_bots(rng: random.Random, eager: tuple[bool, ...]) -> list[Bot]:
+def make_bots(rng: random.Random, eager: tuple[bool, ...]) -> list[Player]:
     return [(EagerBot if e else RandomBot)(random.Random(rng.getrandbits(32))) for e in eager]
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
@@ -1002,7 +1003,7 @@ def test_a_game_through_the_session_deals_each_colour_privately_and_audits_clean
         RULES.id, {}, tuple(s.public_bytes for s in signers), tuple(f"p{s}" for s in range(players))
     )
     rng = random.Random(5)
-    game = MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(5))
+    game = MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(5))
     game.start()
     while game.sessions[0].state.phase != OWN and game.step():
         pass

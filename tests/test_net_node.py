@@ -1,12 +1,16 @@
-"""The peer runner without sockets: a fake mesh and a fake clock show who is dropped and when."""
+"""The peer runner without sockets: a fake mesh and a fake clock show who is dropped and when; peers joined
+by an in-memory LoopbackHub play whole games."""
 
 import asyncio
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
+from random import Random
 
 import pytest
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
 from p2pfish.net.node import (
     AWAY,
@@ -18,22 +22,31 @@ from p2pfish.net.node import (
     PeerFailed,
     PeerNode,
 )
+from p2pfish.net.transport import LoopbackHub
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
 
 
 class FakeMesh:
+    """A Transport whose frames the test reads and writes itself."""
+
     def __init__(self, others: tuple[int, ...] = (1,)) -> None:
         self.others = list(others)
         self.sent: list[tuple[int | None, list[bytes]]] = []
 
-    def broadcast(self, frames: list[bytes]) -> None:
+    def broadcast(self, frames: Sequence[bytes]) -> None:
         self.sent.append((None, list(frames)))
 
-    def send(self, seat: int, frames: list[bytes]) -> bool:
+    def send(self, seat: int, frames: Sequence[bytes]) -> bool:
         self.sent.append((seat, list(frames)))
         return True
+
+    async def receive(self) -> tuple[int, list[bytes]]:
+        raise AssertionError("the test hands the runner its frames itself (on_frames)")
+
+    def close(self) -> None:
+        pass
 
 
 SIGNERS = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(3)]
@@ -45,7 +58,7 @@ def node_at(clock: list[float], events: list[object], players: int = 2, **limits
     session = Session(setup, 0, SIGNERS[0], MemoryStore(), drop_after=limits.get("drop_after", 3))
     timers = NodeTimers(silent_after_s=1, drop_after_s=3, away_s=100)
     mesh = FakeMesh(tuple(range(1, players)))
-    node = PeerNode(session, mesh, None, timers=timers, on_event=events.append, clock=lambda: clock[0])  # type: ignore[arg-type]
+    node = PeerNode(session, mesh, None, timers=timers, on_event=events.append, clock=lambda: clock[0])
     session.start()
     return node
 
@@ -360,3 +373,38 @@ def test_a_store_failing_under_a_frame_stops_the_game_naming_nobody_and_ends_the
 def test_any_other_failure_under_a_frame_ends_the_run_with_one_line() -> None:
     with pytest.raises(PeerFailed, match=r"^this peer failed reading a frame: ValueError: boom$"):
         run_with_failing_store(ValueError("boom"))
+
+
+def play_over_loopback(cut: tuple[int, int] | None = None) -> list[PeerNode]:
+    """Three bot peer runners, each on an endpoint of one in-memory hub (with one link cut), to the end."""
+    roster = tuple(s.public_bytes for s in SIGNERS)
+    setup = GameSetup.create("fishnstones", {}, roster, ("a", "b", "c"))
+    hub = LoopbackHub(3)
+    if cut is not None:
+        hub.cut(*cut)
+    timers = NodeTimers(heartbeat_s=0.01, resend_after_s=0.02, linger_s=0.5)
+    nodes = [
+        PeerNode(Session(setup, seat, SIGNERS[seat], MemoryStore()), hub.endpoints[seat], RandomBot(Random(seat)),
+                 timers=timers)
+        for seat in range(3)
+    ]  # fmt: skip
+
+    async def play() -> None:
+        await asyncio.wait_for(asyncio.gather(*(node.run() for node in nodes)), 120)
+
+    asyncio.run(play())
+    sessions = [node.session for node in nodes]
+    assert all(s.finished and s.fault is None for s in sessions), [s.fault for s in sessions]
+    assert len({str(s.outcome()) for s in sessions}) == 1
+    return nodes
+
+
+def test_bot_peers_play_a_whole_game_over_the_loopback_hub() -> None:
+    nodes = play_over_loopback()
+    assert all(node.sent > 0 and node.received > 0 for node in nodes)
+
+
+def test_a_peer_cut_off_from_another_gets_its_messages_through_the_third() -> None:
+    """Seat 0's link to seat 1 loses everything: seat 1 learns seat 0's moves from seat 2 (relays and resends).
+    (Seat 1, which never hears seat 0's heartbeat, then lingers its whole linger_s.)"""
+    play_over_loopback(cut=(0, 1))

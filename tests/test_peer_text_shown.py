@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import ui_helpers
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.cli import main
 from p2pfish.core.text import printable
 from p2pfish.crypto.identity import Identity
@@ -91,7 +92,7 @@ def evil_game() -> list[bytes]:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("alice", EVIL))
     rng = random.Random(5)
-    table = MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * 2, rng=random.Random(5))
+    table = MemoryTable(setup, signers, [RandomBot(rng)] * 2, rng=random.Random(5))
     table.run()
     assert table.sessions[0].finished
     return table.sessions[0].transcript()

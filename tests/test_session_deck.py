@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from toy_games.highcard import DECK, LABELS, RULES, PlayFaceDown
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Dealt
 from p2pfish.core.wire import Json
 from p2pfish.crypto import secp256k1
@@ -29,7 +30,7 @@ def table(players: int, seed: int = 1) -> MemoryTable:
         RULES.id, {}, tuple(s.public_bytes for s in signers), tuple(f"p{s}" for s in range(players))
     )
     rng = random.Random(seed)
-    choosers = [lambda view, legal: rng.choice(legal)] * players
+    choosers = [RandomBot(rng)] * players
     return MemoryTable(setup, signers, choosers, rng=random.Random(seed), rules=RULES)
 
 

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.session import bodies
@@ -20,7 +21,7 @@ def table(players: int = 3, seed: int = 4) -> MemoryTable:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b", "c")[:players])
     rng = random.Random(seed)
-    return MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    return MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed))
 
 
 def signed_by(game: MemoryTable, seat: int, body: dict[str, Json]) -> bytes:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import card_name
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
@@ -30,7 +31,7 @@ def table(players: int, seed: int = 1) -> MemoryTable:
         RULES.id, {"start": "0"}, tuple(s.public_bytes for s in signers), tuple(f"p{s}" for s in range(players))
     )
     rng = random.Random(seed)
-    return MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    return MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed))
 
 
 def test_a_whole_game_ends_agreed_and_every_round_deck_is_audited() -> None:

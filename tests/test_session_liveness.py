@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toy_games.highcard import RULES as HIGHCARD
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
@@ -45,7 +46,7 @@ def make_table(game: str, players: int, seed: int) -> MemoryTable:
     setup = GameSetup.create(game, {}, roster, tuple(f"p{s}" for s in range(players)))
     rng = random.Random(seed)
     rules = HIGHCARD if game == HIGHCARD.id else get_rules(game)
-    choosers = [lambda view, legal: rng.choice(legal)] * players
+    choosers = [RandomBot(rng)] * players
     return MemoryTable(setup, signers, choosers, rng=random.Random(seed), rules=rules)
 
 
@@ -71,7 +72,7 @@ def run_hostile(table: MemoryTable, plan: list[tuple[int, int]], quiet_from: int
             table.collect(hostile)
         if quiet_from is not None and step >= quiet_from:
             table.in_flight = [m for m in table.in_flight if m[1] != HOSTILE]
-            table.choosers[HOSTILE] = None
+            table.players[HOSTILE] = None
         if not table.step():
             break
         for session in table.sessions:

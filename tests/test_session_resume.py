@@ -12,18 +12,18 @@ from session_helpers import (
     Crash,
     CrashingMemoryStore,
     CrashingSqliteStore,
-    Decision,
     Net,
     action_tag,
     body_of,
     envelope_of,
     identities,
-    random_choosers,
+    random_players,
     replay_outcome,
     snapshot,
 )
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.core.player import Decision
 from p2pfish.games.fishnstones.rules import Bait
 from p2pfish.session import bodies
 from p2pfish.session.core import MAX_WAITING
@@ -293,7 +293,7 @@ def test_a_long_game_resumes_without_calling_anyone_a_flood() -> None:
     ids = identities(2)
     more_cards = {"singles": "5"}
     setup = GameSetup.create("kunayala", more_cards, tuple(i.public_bytes for i in ids), ("alice", "bob"))
-    table = MemoryTable(setup, ids, random_choosers(2, random.Random(2)), rng=random.Random(2))
+    table = MemoryTable(setup, ids, random_players(2, random.Random(2)), rng=random.Random(2))
     table.run(max_deliveries=200_000)
     first = table.sessions[0]
     assert first.finished and max(len(chain.accepted) for chain in first.chains) > MAX_WAITING

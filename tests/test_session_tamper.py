@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from session_helpers import (
-    Decision,
     Net,
     Override,
     Rewriter,
@@ -28,6 +27,7 @@ from session_helpers import (
 )
 
 from p2pfish.core.actions import Commit, Reveal
+from p2pfish.core.player import Decision
 from p2pfish.core.wire import Json
 from p2pfish.games.fishnstones.rules import NEIGHBOURS, RULES, SPOTS, Bait, Cast, Fish, NoBait, column_spots
 from p2pfish.session import bodies

@@ -159,7 +159,7 @@ def table_app(
     setup = GameSetup.create(game, {}, tuple(s.public_bytes for s in signers), tuple(names))
     kinds = [("random", seat) for seat in range(1, players)] if bots is None else bots
     players_bots = [make_bot(kind, game, random.Random(seed)) for kind, seed in kinds]
-    table = MemoryTable(setup, signers, [None, *(bot.choose for bot in players_bots)])
+    table = MemoryTable(setup, signers, [None, *players_bots])
     with create_pipe_input() as pipe:
         app = GameApp(input=pipe, output=output or DummyOutput(), ascii_only=ascii_only)
         controller = TableController(table, 0, app)

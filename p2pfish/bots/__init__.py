@@ -1,8 +1,7 @@
-"""Bot strategies. A bot is a front end: it sees one seat's view and its legal actions, nothing else. The
-generic ones live here; each game's greedy bot lives in its folder (p2pfish/games/<game>/greedy.py)."""
-
-from p2pfish.bots.base import Bot
+"""Bot strategies. A bot is a `Player` (p2pfish.core.player): it sees one seat's view and its legal actions,
+nothing else. The generic ones live here; each game's greedy bot lives in its folder
+(p2pfish/games/<game>/greedy.py)."""
 
 BOT_KINDS = ("random", "greedy")
 
-__all__ = ["BOT_KINDS", "Bot"]
+__all__ = ["BOT_KINDS"]

@@ -1,17 +1,10 @@
-"""The interface every player front end implements, human or bot."""
+"""What the bots share. A bot is a `Player` (p2pfish.core.player): it sees one seat's view and its legal
+actions, nothing else."""
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 from p2pfish.core.actions import Action
-
-
-class Bot(Protocol):
-    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
-        """One of `legal`, chosen from what `view` shows."""
-        ...
-
 
 TIE = 1e-9
 """Values closer than this count as equal."""

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 from p2pfish.core.game import AnyRules
 
 if TYPE_CHECKING:
-    from p2pfish.bots.base import Bot
+    from p2pfish.core.player import Player
     from p2pfish.ui.kit import GameUi
 
 
 @dataclass(frozen=True)
 class Game:
     rules: AnyRules
-    greedy: "Callable[[random.Random], Bot]"
+    greedy: "Callable[[random.Random], Player]"
     """Its greedy bot, drawing its own random choices from the generator given."""
     ui: "Callable[[], GameUi]"
     """Its terminal kit."""

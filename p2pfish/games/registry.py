@@ -3,10 +3,11 @@
 import random
 from typing import TYPE_CHECKING, Final
 
-from p2pfish.bots import BOT_KINDS, Bot
+from p2pfish.bots import BOT_KINDS
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
+from p2pfish.core.player import Player
 from p2pfish.core.text import shown_value
 from p2pfish.games import fishfish, fishnstones, kingfish, kunayala
 from p2pfish.games.game import Game
@@ -39,7 +40,7 @@ def kit_for(game_id: str) -> "GameUi":
     return game_of(game_id).ui()
 
 
-def make_bot(kind: str, game_id: str, rng: random.Random) -> Bot:
+def make_bot(kind: str, game_id: str, rng: random.Random) -> Player:
     """A bot of `kind` for `game_id`, drawing its own random choices (if any) from `rng`."""
     game = game_of(game_id)
     if kind == "random":

@@ -1,4 +1,5 @@
-"""Runs one seat's session over the mesh until the game ends or stops.
+"""Runs one seat's session over the mesh (any Transport: the ZeroMQ Mesh, or a LoopbackHub's endpoint in
+tests) until the game ends or stops.
 
 Three kinds of frames travel: a session message ("M", the signed bytes); a heartbeat ("H": the
 session id, so that peers given different games notice, and how many messages of each author this
@@ -28,11 +29,12 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import P2pfishError
-from p2pfish.net.mesh import Mesh
+from p2pfish.core.player import Player
+from p2pfish.net.transport import Transport
+from p2pfish.session import runner
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
 
@@ -51,8 +53,6 @@ later)."""
 MAX_BEAT_BYTES = 4096
 """A heartbeat or goodbye: the session id and one count per seat, as JSON."""
 FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
-
-Chooser = Callable[[Any, list[Action]], Action]
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,8 @@ class PeerNode:
     def __init__(
         self,
         session: Session,
-        mesh: Mesh,
-        choose: Chooser | None,
+        mesh: Transport,
+        player: Player | None,
         *,
         timers: NodeTimers = NodeTimers(),
         on_event: Callable[[NodeEvent], None] | None = None,
@@ -105,7 +105,7 @@ class PeerNode:
         assert session.seat is not None
         self.session = session
         self.mesh = mesh
-        self.choose = choose
+        self.player = player
         self.timers = timers
         self.on_event = on_event
         self.clock = clock
@@ -164,7 +164,7 @@ class PeerNode:
             raise PeerFailed(f"this peer failed reading a frame: {type(error).__name__}: {error}") from error
 
     def act(self, action: Action) -> None:
-        """A human front end's move (a bot's is made by `choose`). Raises IllegalAction."""
+        """A move made from outside (a person's; a `player`'s are made here). Raises IllegalAction."""
         self.session.act(action)
         self._after_input()
 
@@ -351,17 +351,13 @@ class PeerNode:
         self._after_input()
 
     def _after_input(self) -> None:
-        """Send what the session produced, make the bot's move if it is due, and report events."""
-        while True:
-            for raw in self.session.take_outbox():
-                self.mesh.broadcast([MESSAGE, raw])
-                self.sent += 1
-            for event in self.session.take_events():
-                self._tell(event)
-            decision = self.session.decision() if self.choose is not None else None
-            if decision is None or self.choose is None:
-                return
-            self.session.act(self.choose(*decision))
+        """Send what the session produced, report its events, and make the player's moves while they are due."""
+        runner.settle(self.session, self.player, self._send_own, self._tell)
+
+    def _send_own(self, raw: bytes) -> None:
+        """A message the session produced (its own or a relay): to every peer."""
+        self.mesh.broadcast([MESSAGE, raw])
+        self.sent += 1
 
     def _tell(self, event: NodeEvent) -> None:
         if self.on_event is not None:

@@ -3,19 +3,17 @@
 Used by tests, benchmarks and vector generation: everything a real game does except sockets.
 """
 
+import functools
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from p2pfish.core.actions import Action
 from p2pfish.core.game import AnyRules
+from p2pfish.core.player import Player
+from p2pfish.session import runner
 from p2pfish.session.envelope import Signer
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, Store
-
-Chooser = Callable[[Any, list[Action]], Action]
-"""A front end: picks one of the legal actions from what the seat's view shows."""
 
 
 class MemoryTable:
@@ -23,7 +21,7 @@ class MemoryTable:
         self,
         setup: GameSetup,
         signers: Sequence[Signer],
-        choosers: Sequence[Chooser | None],
+        players: Sequence[Player | None],
         *,
         rng: random.Random | None = None,
         duplicate: float = 0.0,
@@ -31,7 +29,9 @@ class MemoryTable:
         rules: AnyRules | None = None,
     ) -> None:
         self.setup = setup
-        self.choosers = list(choosers)
+        self.players = list(players)
+        """Who plays each seat; None: the seat is played from outside (a test's cheater, the UI's person), which
+        then calls `collect`."""
         self.stores: list[Store] = list(stores) if stores is not None else [MemoryStore() for _ in signers]
         self.sessions = [
             Session(setup, seat, signer, self.stores[seat], rules=rules) for seat, signer in enumerate(signers)
@@ -48,9 +48,13 @@ class MemoryTable:
             self._collect(session)
 
     def run(self, max_deliveries: int = 1_000_000) -> None:
-        """Deliver and decide until nothing is left to do (the game ended, stopped or stalled)."""
+        """Start, then deliver and decide until nothing is left to do (the game ended, stopped or stalled)."""
         self.start()
-        while self.delivered < max_deliveries and self.step():
+        self.settle(max_deliveries)
+
+    def settle(self, max_deliveries: int | None = None) -> None:
+        """Deliver and decide until nothing is left to do (or `max_deliveries` were delivered in all)."""
+        while (max_deliveries is None or self.delivered < max_deliveries) and self.step():
             pass
 
     def step(self) -> bool:
@@ -76,14 +80,12 @@ class MemoryTable:
         self._collect(session)
 
     def decide(self) -> bool:
-        """Let every seat with a chooser make its due move (a seat without one is played from outside)."""
+        """Let every seat with a player make its due move, once (a seat without one is played from outside):
+        one decision per seat between deliveries, so that the delivery order, not the seat order, decides
+        who runs ahead."""
         decided = False
-        for session in self.sessions:
-            assert session.seat is not None
-            chooser = self.choosers[session.seat]
-            decision = session.decision() if chooser is not None else None
-            if decision is not None and chooser is not None:
-                session.act(chooser(*decision))
+        for seat, session in enumerate(self.sessions):
+            if runner.decide(session, self.players[seat]):
                 self._collect(session)
                 decided = True
         return decided
@@ -94,5 +96,8 @@ class MemoryTable:
 
     def _collect(self, session: Session) -> None:
         assert session.seat is not None
-        for raw in session.take_outbox():
-            self.in_flight.extend((to, session.seat, raw) for to in range(len(self.sessions)) if to != session.seat)
+        runner.flush(session, functools.partial(self._put, session.seat))
+
+    def _put(self, seat: int, raw: bytes) -> None:
+        """A message `seat`'s session produced, in flight to every other seat."""
+        self.in_flight.extend((to, seat, raw) for to in range(len(self.sessions)) if to != seat)

@@ -21,6 +21,7 @@ from typing import Any
 from p2pfish.core.actions import Action, Commit, Reveal, RevealsCards, SecretChoice
 from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError, ProtocolViolation
 from p2pfish.core.game import ChanceRequest, DealRequest, Outcome, ShuffleRequest
+from p2pfish.core.player import Decision, decision_for
 from p2pfish.core.wire import Json, Scalar, field, scalar
 from p2pfish.crypto.commitment import check_opening, commit, new_nonce
 from p2pfish.crypto.encoding import encode_scalar
@@ -126,7 +127,7 @@ class Session(RandomTurns, DeckTurns):
         decision = self.decision()
         if decision is None:
             raise IllegalAction("it is not your turn to act", self.seat)
-        if choice not in decision[1]:
+        if choice not in decision.legal:
             raise IllegalAction(f"{choice} is not a legal move now", self.seat)
         self._act_now(choice)
         self._advance()
@@ -256,17 +257,15 @@ class Session(RandomTurns, DeckTurns):
     def outcome(self) -> Outcome | None:
         return self.rules.outcome(self.state) if self.finished else None
 
-    def decision(self) -> tuple[Any, list[Action]] | None:
-        """(view, legal actions) when the local seat must decide now, else None."""
+    def decision(self) -> Decision | None:
+        """The local seat's view and legal actions when it must decide now, else None."""
         if self.seat is None or self.fault is not None or self.finished or (self.turn, ACT) in self._sent:
             return None
         if self.rules.outcome(self.state) is not None or self.rules.chance(self.state) is not None:
             return None
         if self.seat not in self.rules.to_act(self.state):
             return None
-        known = self.known()
-        legal = list(self.rules.legal_actions(self.state, self.seat, known))
-        return self.rules.view(self.state, self.seat, known), legal
+        return decision_for(self.rules, self.state, self.seat, self.known())
 
     def progress(self) -> str:
         """The protocol step under way, in words, for a front end to show while it waits."""
@@ -420,7 +419,7 @@ class Session(RandomTurns, DeckTurns):
         decision = self.decision()
         if decision is None:
             return False
-        legal = decision[1]
+        legal = decision.legal
         assert self.seat is not None
         if len(legal) == 1 and self.rules.reveal_due(self.state, self.seat):
             self._act_now(legal[0])

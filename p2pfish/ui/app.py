@@ -25,6 +25,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from p2pfish.core.actions import Action
+from p2pfish.core.player import Decision
 from p2pfish.core.text import printable
 from p2pfish.ui.kit import GameUi
 
@@ -79,7 +80,7 @@ class Controller(Protocol):
     game: str
 
     def view(self) -> Any: ...
-    def decision(self) -> tuple[Any, list[Action]] | None: ...
+    def decision(self) -> Decision | None: ...
     def waiting_for(self) -> tuple[int, ...]: ...
     def progress(self) -> str: ...
     def act(self, action: Action) -> None: ...
@@ -187,7 +188,7 @@ class GameApp:
 
     # --- input ---------------------------------------------------------------------------------------
 
-    def _decision(self) -> tuple[Any, list[Action]] | None:
+    def _decision(self) -> Decision | None:
         if self.controller is None or self.model.winners is not None or self.model.stopped:
             return None
         return self.controller.decision()

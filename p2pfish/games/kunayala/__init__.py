@@ -8,11 +8,11 @@ from p2pfish.games.game import Game
 from p2pfish.games.kunayala.rules import RULES
 
 if TYPE_CHECKING:
-    from p2pfish.bots.base import Bot
+    from p2pfish.core.player import Player
     from p2pfish.ui.kit import GameUi
 
 
-def _greedy(rng: random.Random) -> "Bot":
+def _greedy(rng: random.Random) -> "Player":
     from p2pfish.games.kunayala.greedy import GreedyKunaYala
 
     return GreedyKunaYala(rng)

@@ -35,6 +35,7 @@ import zmq
 import zmq.asyncio
 
 from p2pfish.core.actions import Action
+from p2pfish.core.player import PlaysBy
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.net.mesh import Mesh, MeshPeer
@@ -146,7 +147,7 @@ async def run_session(config: Config, context: zmq.asyncio.Context) -> dict[str,
             if isinstance(event, Applied):
                 got.append([event.turn, event.seat, time.monotonic_ns()])
 
-        node = PeerNode(session, mesh, choose, on_event=on_event)
+        node = PeerNode(session, mesh, PlaysBy(choose), on_event=on_event)
         await sleep_until_ns(go_ns)
         await asyncio.wait_for(node.run(), config.left())
         fault = session.fault

@@ -3,6 +3,7 @@
 import random
 import time
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity, verify
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Session
@@ -16,7 +17,7 @@ def _game_messages(players: int = 4) -> tuple[GameSetup, list[bytes]]:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b", "c", "d"))
     rng = random.Random(3)
-    table = MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players)
+    table = MemoryTable(setup, signers, [RandomBot(rng)] * players)
     table.run()
     return setup, table.sessions[0].accepted
 

@@ -42,7 +42,7 @@ def keypress_ms() -> float:
 async def _keypresses() -> float:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(3)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("you", "b1", "b2"))
-    bots = [make_bot("greedy", "fishnstones", random.Random(seat)).choose for seat in (1, 2)]
+    bots = [make_bot("greedy", "fishnstones", random.Random(seat)) for seat in (1, 2)]
     table = MemoryTable(setup, signers, [None, *bots])
     with create_pipe_input() as pipe:
         app = GameApp(input=pipe, output=DummyOutput())

@@ -414,10 +414,6 @@ def corals(school: School) -> int:
     return sum(1 for cell in school if cell.base.kind == CORAL)
 
 
-def pile_count(school: School, kind: str) -> int:
-    return sum(1 for cell in school for label in cell.pile if card(label).kind == kind)
-
-
 def coral_leader(schools: Sequence[School]) -> int | None:
     """The seat with strictly the most coral cards, or None on a tie."""
     counts = [corals(school) for school in schools]
@@ -473,17 +469,50 @@ def fits_an_opponent(state: State, seat: int, new: Card) -> bool:
     return any(cells_for(new, school) for school in opponents)
 
 
+class SchoolCell(NamedTuple):
+    """One cell of a school as every seat sees it."""
+
+    x: int
+    y: int
+    top: str
+    """The visible card's label, or "bones"."""
+    height: int
+    """Cards in the cell; those under the top are not shown."""
+
+
+@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
+def school_view(school: School) -> tuple[SchoolCell, ...]:
+    return tuple(SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile)) for cell in school)
+
+
 # --- scoring -------------------------------------------------------------------------------------
 
 
-def fish_by_colour(school: School) -> dict[str, int]:
-    """Fish on the visible fish cards of a school, by colour (a two-fish card counts 2)."""
-    counts = dict.fromkeys(FISH_COLOURS, 0)
+class Tally(NamedTuple):
+    """What counts for the score in one school, read from its visible cards (every card a school
+    shows is public: only the colour tiles are secret, so a view scores as the rules do)."""
+
+    fish: dict[str, int]
+    """Fish on the fish cards that still count (nothing on them, not bones), by colour (a two-fish
+    card counts 2)."""
+    octopuses: int
+    sharks: int
+
+
+def tally(school: Sequence[SchoolCell]) -> Tally:
+    fish = dict.fromkeys(FISH_COLOURS, 0)
+    octopuses = sharks = 0
     for cell in school:
-        fish = cell.live_fish
-        if fish is not None and fish.colour is not None:
-            counts[fish.colour] += fish.fish
-    return counts
+        if cell.top == BONES:
+            continue
+        kind = card(cell.top)
+        if kind.kind == FISH and kind.colour is not None and cell.height == 1:
+            fish[kind.colour] += kind.fish
+        elif kind.kind == SHARK:
+            sharks += 1
+        elif kind.kind == OCTOPUS:
+            octopuses += cell.height - 1
+    return Tally(fish, octopuses, sharks)
 
 
 class Score(NamedTuple):
@@ -499,24 +528,23 @@ class Score(NamedTuple):
         return self.colour_fish + self.majority + self.octopuses + self.sharks
 
 
+def score(tallies: Sequence[Tally], seat: int, colour: str) -> Score:
+    """The points of `seat` scoring `colour`, from every school's tally."""
+    own = tallies[seat]
+    most_sharks = max(t.sharks for t in tallies)
+    strictly_most = all(own.fish[colour] > n for other, n in own.fish.items() if other != colour)
+    return Score(
+        colour_fish=sum(t.fish[colour] for t in tallies),
+        majority=MAJORITY_BONUS if strictly_most else 0,
+        octopuses=own.octopuses,
+        sharks=SHARK_BONUS if most_sharks > 0 and own.sharks == most_sharks else 0,
+    )
+
+
 def scores(schools: Sequence[School], colours: Sequence[str]) -> tuple[Score, ...]:
     """Each seat's points, seat s scoring colour colours[s]."""
-    counts = [fish_by_colour(school) for school in schools]
-    sharks = [pile_count(school, SHARK) for school in schools]
-    most_sharks = max(sharks)
-    result = []
-    for seat, colour in enumerate(colours):
-        own = counts[seat]
-        strictly_most = all(own[colour] > n for other, n in own.items() if other != colour)
-        result.append(
-            Score(
-                colour_fish=sum(c[colour] for c in counts),
-                majority=MAJORITY_BONUS if strictly_most else 0,
-                octopuses=pile_count(schools[seat], OCTOPUS),
-                sharks=SHARK_BONUS if most_sharks > 0 and sharks[seat] == most_sharks else 0,
-            )
-        )
-    return tuple(result)
+    tallies = [tally(school_view(school)) for school in schools]
+    return tuple(score(tallies, seat, colour) for seat, colour in enumerate(colours))
 
 
 def winners(totals: Sequence[int], own_fish: Sequence[int]) -> tuple[int, ...]:
@@ -526,20 +554,6 @@ def winners(totals: Sequence[int], own_fish: Sequence[int]) -> tuple[int, ...]:
 
 
 # --- views ---------------------------------------------------------------------------------------
-
-
-class SchoolCell(NamedTuple):
-    x: int
-    y: int
-    top: str
-    """The visible card's label, or "bones"."""
-    height: int
-    """Cards in the cell; those under the top are not shown."""
-
-
-@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
-def school_view(school: School) -> tuple[SchoolCell, ...]:
-    return tuple(SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile)) for cell in school)
 
 
 class View(NamedTuple):
@@ -907,7 +921,7 @@ class KunaYala:
             return None
         colours = [colour for colour in state.colours if colour is not None]
         totals = tuple(score.total for score in scores(state.schools, colours))
-        own_fish = [sum(fish_by_colour(school).values()) for school in state.schools]
+        own_fish = [sum(tally(school_view(school)).fish.values()) for school in state.schools]
         return Outcome(totals, winners(totals, own_fish))
 
     def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:

@@ -61,7 +61,7 @@ refuses any other field, a slot outside 0-3 and a non-integer coordinate as Malf
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
@@ -75,6 +75,7 @@ from p2pfish.core.game import (
     check_chance,
     check_turn,
     due_chance,
+    replace_at,
 )
 from p2pfish.core.options import check_known, is_number, start_seat
 from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
@@ -361,13 +362,6 @@ class State(NamedTuple):
     discards: tuple[str, ...]
     colours: tuple[str | None, ...]
     """Revealed colour tiles, by seat."""
-
-
-T = TypeVar("T")
-
-
-def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 def _around(x: int, y: int) -> tuple[Position, ...]:
@@ -765,7 +759,7 @@ class KunaYala:
         stack = source_stack(state.stacks, slot)
         assert stack is not None
         drawn = state._replace(
-            stacks=_replace_at(state.stacks, stack, state.stacks[stack] - 1),
+            stacks=replace_at(state.stacks, stack, state.stacks[stack] - 1),
             unseen=tuple(other for other in state.unseen if other != label),
         )
         kind = card(label).kind
@@ -774,7 +768,7 @@ class KunaYala:
             if coral_leader(state.schools) is None:
                 return self._settle(drawn._replace(discards=(*state.discards, label), refills=again))
             return drawn._replace(phase=PLACE_OCTOPUS, octopus=label, refills=again)
-        face_up = _replace_at(state.face_up, slot, label)
+        face_up = replace_at(state.face_up, slot, label)
         if all(other is not None and card(other).kind == SHARK for other in face_up):
             return self._settle(drawn._replace(discards=(*state.discards, label), refills=again))
         return self._settle(drawn._replace(face_up=face_up, refills=tuple(rest)))
@@ -820,8 +814,8 @@ class KunaYala:
         school = curse((*state.schools[seat], Cell(action.x, action.y, (label,))), position)
         return state._replace(
             phase=OTHER,
-            schools=_replace_at(state.schools, seat, school),
-            face_up=_replace_at(state.face_up, action.slot, None),
+            schools=replace_at(state.schools, seat, school),
+            face_up=replace_at(state.face_up, action.slot, None),
             own_slot=action.slot,
         )
 
@@ -845,8 +839,8 @@ class KunaYala:
         assert state.own_slot is not None
         placed = state._replace(
             phase=TURN_UP,
-            schools=_replace_at(state.schools, opponent, school),
-            face_up=_replace_at(state.face_up, action.slot, None),
+            schools=replace_at(state.schools, opponent, school),
+            face_up=replace_at(state.face_up, action.slot, None),
         )
         return self._end_turn(placed, (state.own_slot, action.slot))
 
@@ -856,7 +850,7 @@ class KunaYala:
         labels = [self._take(state, seat, slot)[0] for slot in (action.first, action.second)]
         if any(isinstance(a, PlaceOwn) for a in self._own_actions(state, seat)):
             raise IllegalAction("a pair of face-up cards can be placed: discarding is not allowed", seat)
-        face_up = _replace_at(_replace_at(state.face_up, action.first, None), action.second, None)
+        face_up = replace_at(replace_at(state.face_up, action.first, None), action.second, None)
         discarded = state._replace(face_up=face_up, discards=(*state.discards, *labels))
         return self._end_turn(discarded, (action.first, action.second))
 
@@ -881,7 +875,7 @@ class KunaYala:
         school = tuple(
             cell._replace(pile=(*cell.pile, state.octopus)) if cell is target else cell for cell in state.schools[seat]
         )
-        placed = state._replace(phase=TURN_UP, octopus=None, schools=_replace_at(state.schools, seat, school))
+        placed = state._replace(phase=TURN_UP, octopus=None, schools=replace_at(state.schools, seat, school))
         return self._settle(placed)
 
     def _apply_reveal(self, state: State, seat: int, action: RevealCard) -> State:
@@ -891,7 +885,7 @@ class KunaYala:
             raise IllegalAction(f"{action.label!r} is not a fish colour", seat)
         if action.label in state.colours:
             raise IllegalAction(f"the {action.label} tile was revealed already: tiles are distinct", seat)
-        colours = _replace_at(state.colours, seat, action.label)
+        colours = replace_at(state.colours, seat, action.label)
         return state._replace(colours=colours, phase=REVEAL if None in colours else OVER)
 
     # --- views and outcome ---

@@ -23,14 +23,16 @@ def fit(parts: Line, width: int) -> Line:
     return out
 
 
-def trimmed(line: Line) -> Line:
-    """The line without trailing blanks (so that nothing wraps in a narrower window)."""
+def trimmed(line: Line, keep: str | None = None) -> Line:
+    """The line without trailing blanks (so that nothing wraps in a narrower window); a last part
+    whose style starts with `keep` keeps its own blanks (a highlight padded to its cell)."""
     parts = [part for part in line if part[1]]
     while parts and not parts[-1][1].strip():
         parts.pop()
     if parts:
         style, text = parts[-1]
-        parts[-1] = (style, text.rstrip())
+        if keep is None or not style.startswith(keep):
+            parts[-1] = (style, text.rstrip())
     return parts
 
 

@@ -40,7 +40,7 @@ from p2pfish.games.kunayala.rules import (
     score,
     tally,
 )
-from p2pfish.ui.drawing import Line, fit
+from p2pfish.ui.drawing import Line, fit, trimmed
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""
@@ -341,21 +341,10 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
             row.extend(line)
     out: StyleAndTextTuples = []
     for index, line in enumerate([fit(_face_up(view, slots, glyphs), WIDTH), *canvas]):
-        out.extend(_trimmed(line))
+        out.extend(trimmed(line, keep="class:selected"))
         if index < AREA:
             out.append(("", "\n"))
     return out
-
-
-def _trimmed(line: Line) -> Line:
-    """The line without trailing blanks (so that nothing wraps in a narrower window)."""
-    parts = [part for part in line if part[1]]
-    while parts and not parts[-1][1].strip():
-        parts.pop()
-    if parts:
-        style, text = parts[-1]
-        parts[-1] = (style, text.rstrip() if not style.startswith("class:selected") else text)
-    return parts
 
 
 # --- status and scores ---------------------------------------------------------------------------

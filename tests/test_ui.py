@@ -1,14 +1,20 @@
 """The terminal app driven headless (pipe input, dummy output) against bot seats of an in-memory
 table: a whole game by keys, typed commands legal and illegal, help, leaving, a small terminal."""
 
+import asyncio
 import functools
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
+import pytest
 import ui_helpers
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output import DummyOutput
 from ui_helpers import drive, until
 
+from p2pfish.core.actions import Action
+from p2pfish.core.game import AnyRules, Known
 from p2pfish.games.fishnstones.rules import Cast, View
 from p2pfish.uiplay import TableController
 
@@ -120,3 +126,54 @@ def test_the_cast_choices_name_each_column_by_its_spots() -> None:
         assert [type(action) for action in decision[1]] == [Cast, Cast, Cast]
         text = "".join(fragment[1] for fragment in app._choices())
         assert "column 1 (a1 a2 a3)" in text
+
+
+class CountingRules:
+    """A game's rules that count the calls to `view` and `legal_actions` (the rest passes through)."""
+
+    def __init__(self, rules: AnyRules) -> None:
+        self.rules = rules
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rules, name)
+
+    def view(self, state: Any, seat: int, known: Known) -> Any:
+        self.calls["view"] += 1
+        return self.rules.view(state, seat, known)
+
+    def legal_actions(self, state: Any, seat: int, known: Known) -> Sequence[Action]:
+        self.calls["legal_actions"] += 1
+        return self.rules.legal_actions(state, seat, known)
+
+
+@pytest.mark.parametrize(("game", "players"), [("fishnstones", 3), ("fishfish", 3), ("kingfish", 4), ("kunayala", 3)])
+def test_a_frame_reads_the_view_and_the_legal_moves_once_per_event_at_most(game: str, players: int) -> None:
+    """The screens draw one snapshot of the game, read again only after a session event: a redraw or
+    an arrow key reads nothing, a frame after an event one view and one list of legal moves."""
+    names = ("you", "b1", "b2", "b3")[:players]
+    with ui_helpers.table_app(game, names) as (app, controller, pipe, _):
+        rules = CountingRules(controller.session.rules)
+        controller.session.rules = cast(AnyRules, rules)
+        drawn = asyncio.Event()
+        app.app.after_render += lambda _: drawn.set()
+
+        async def frame_after(poke: Callable[[], object]) -> dict[str, int]:
+            await until(drawn.is_set, "a frame")
+            rules.calls.clear()
+            drawn.clear()
+            poke()
+            await asyncio.wait_for(drawn.wait(), ui_helpers.TIMEOUT_S)
+            return dict(rules.calls)
+
+        async def script() -> None:
+            assert controller.decision() is not None
+            assert await frame_after(app.redraw) == {}
+            assert await frame_after(lambda: pipe.send_text("\x1b[B")) == {}
+            assert await frame_after(lambda: app.log("b1: hello", "chat")) == {"view": 1, "legal_actions": 1}
+            assert await frame_after(lambda: pipe.send_text("\x1b[A")) == {}
+            pipe.send_text("\x03")
+            await until(lambda: app.model.confirm_leave, "the leave question")
+            pipe.send_text("y")
+
+        drive(app, script)

@@ -30,6 +30,7 @@ from p2pfish.games.kunayala.rules import (
     View,
     card,
     cells_for,
+    tally,
 )
 from p2pfish.games.kunayala.screen import HEIGHT, WIDTH, board, score_parts, scores, status
 from p2pfish.games.kunayala.words import narrate
@@ -139,9 +140,8 @@ def test_status_tells_your_secret_colour_the_stacks_and_every_school_in_seven_ro
         assert f"Your colour (only you see it): {view.my_colour}" in drawn
         assert f"Stacks: {sum(view.stacks)} cards left" in drawn
         for seat in range(each.players):
-            counts = kunayala_screen.tally(view.schools[seat])
-            assert counts.corals == view.corals[seat]
-            assert f"· {counts.corals} coral · {counts.octopuses} octopus · {counts.sharks} shark" in drawn
+            counts = tally(view.schools[seat])
+            assert f"· {view.corals[seat]} coral · {counts.octopuses} octopus · {counts.sharks} shark" in drawn
 
 
 def test_status_before_the_deal_and_during_the_reveals() -> None:
@@ -172,7 +172,7 @@ def test_scores_match_the_outcome_and_name_each_colour() -> None:
             for seat, part in enumerate(parts):
                 assert part is not None
                 row = lines[1 + seat].split()
-                assert row[:2] == [each.names[seat], part.colour] and str(part.total) in row[-2:]
+                assert row[:2] == [each.names[seat], view.colours[seat]] and str(part.total) in row[-2:]
                 assert ("winner" in row) == (seat in each.outcome.winners)
             assert text(drawn).endswith("\n")  # the app puts the audit line after it
 

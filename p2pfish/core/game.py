@@ -135,6 +135,14 @@ def check_turn(seat: int, players: int, to_act: tuple[int, ...], phase: str) -> 
         raise IllegalAction(f"it is not seat {seat}'s turn to act ({phase} phase)", seat)
 
 
+T = TypeVar("T")
+
+
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """The tuple with the item at `index` replaced by `value` (a state is immutable)."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
 Event = TypeVar("Event", bound=ChanceEvent)
 
 

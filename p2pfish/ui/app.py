@@ -2,7 +2,9 @@
 
 It sees only what a `Controller` gives it — this seat's view, its legal moves, whom the game waits
 for — and hands back the player's choices. Network and session events reach it as plain calls
-(`log`, `announce`, `game_over`, `stopped`), each followed by a redraw.
+(`log`, `announce`, `game_over`, `stopped`), each followed by a redraw. The screens draw a `Snapshot`
+of the game, read from the controller once after such calls (and after the player's own move or
+chat), not once per panel and frame.
 """
 
 import time
@@ -98,6 +100,17 @@ class Lobby:
     host: bool
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The game as the screens draw it: this seat's view and, when it must decide now, its legal moves."""
+
+    seat: int
+    names: tuple[str, ...]
+    view: Any
+    legal: list[Action] | None
+    """None while the game waits for others, and once it is over or stopped."""
+
+
 @dataclass
 class Model:
     log: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -129,6 +142,8 @@ class GameApp:
         self.kit: GameUi | None = None
         """The game's terminal kit, once the game starts (the lobby comes first, and a joiner learns there
         which game it joined)."""
+        self._snapshot: Snapshot | None = None
+        """The game as last read from the controller; None when it must be read again."""
         self.completer = WordCompleter([], ignore_case=True)
         self.input = Buffer(completer=self.completer, multiline=False)
         self.app: Application[None] = Application(
@@ -163,10 +178,12 @@ class GameApp:
         self.kit = kit
         self.completer.words = kit.words
         self.model.lobby = None
+        self._snapshot = None
         self.log("The game starts. Press ? for help.", "announce")
 
     def log(self, text: str, style: str = "") -> None:
         self.model.log.append((style, printable(text)))
+        self._snapshot = None
         self.redraw()
 
     def announce(self, text: str) -> None:
@@ -188,17 +205,32 @@ class GameApp:
 
     # --- input ---------------------------------------------------------------------------------------
 
-    def _decision(self) -> Decision | None:
-        if self.controller is None or self.model.winners is not None or self.model.stopped:
-            return None
-        return self.controller.decision()
+    @property
+    def snapshot(self) -> Snapshot:
+        """The game as the screens draw it, read from the controller (one view, one list of legal
+        moves) only when a session event or the player's own move came since it was last read."""
+        if self._snapshot is None:
+            controller = self.controller
+            if controller is None:
+                raise RuntimeError("there is no game to draw before it has started")
+            decision = None if self._over() else controller.decision()
+            view, legal = decision if decision is not None else (controller.view(), None)
+            self._snapshot = Snapshot(controller.seat, controller.names, view, legal)
+        return self._snapshot
+
+    def _legal(self) -> list[Action] | None:
+        return None if self.controller is None else self.snapshot.legal
+
+    def _selected(self, legal: list[Action]) -> int:
+        return min(self.model.selected, len(legal) - 1)
 
     def _play(self, action: Action) -> None:
         assert self.controller is not None
-        view = self.controller.view()
+        snapshot = self.snapshot
         self.controller.act(action)
+        self._snapshot = None
         self.model.selected = 0
-        self.model.message = ("", f"You: {self._game_kit.describe(action, view, self.controller.names)}")
+        self.model.message = ("", f"You: {self._game_kit.describe(action, snapshot.view, snapshot.names)}")
         self.redraw()
 
     def _enter(self) -> None:
@@ -215,16 +247,18 @@ class GameApp:
         if text:
             self._command(text)
             return
-        decision = self._decision()
-        if decision is None:
+        legal = self._legal()
+        if legal is None:
             self.model.message = ("class:error", "It is not your turn yet.")
             return
-        self._play(decision[1][min(self.model.selected, len(decision[1]) - 1)])
+        self._play(legal[self._selected(legal)])
 
     def _command(self, text: str) -> None:
         verb, _, rest = text.partition(" ")
         if verb in ("say", "/say") and rest.strip() and self.controller is not None:
-            if self.controller.chat(rest.strip()):
+            sent = self.controller.chat(rest.strip())
+            self._snapshot = None
+            if sent:
                 self.log(f"you: {rest.strip()}", "chat")
             else:
                 refusal = "Not sent: chat limit reached (it grows back as the game goes on)."
@@ -236,11 +270,12 @@ class GameApp:
         if verb in ("quit", "exit", "leave"):
             self.model.confirm_leave = True
             return
-        decision = self._decision()
-        if decision is None:
+        legal = self._legal()
+        if legal is None:
             self.model.message = ("class:error", "It is not your turn yet (say TEXT to chat, ? for help).")
             return
-        result = self._game_kit.parse(text, decision[0], decision[1], self.controller.names if self.controller else ())
+        snapshot = self.snapshot
+        result = self._game_kit.parse(text, snapshot.view, legal, snapshot.names)
         if isinstance(result, str):
             self.model.message = ("class:error", result)
         else:
@@ -259,9 +294,9 @@ class GameApp:
 
         @keys.add("down", filter=~confirming)
         def _(event: KeyPressEvent) -> None:
-            decision = self._decision()
-            if decision is not None:
-                self.model.selected = min(len(decision[1]) - 1, self.model.selected + 1)
+            legal = self._legal()
+            if legal is not None:
+                self.model.selected = min(len(legal) - 1, self.model.selected + 1)
 
         @keys.add("enter", filter=~confirming)
         def _(event: KeyPressEvent) -> None:
@@ -366,8 +401,8 @@ class GameApp:
     def _title(self) -> StyleAndTextTuples:
         if self.controller is None:
             return [("", " p2pfish")]
-        name = self.controller.names[self.controller.seat]
-        return [("", f" p2pfish - {self._game_kit.title} - you are {name} (seat {self.controller.seat})")]
+        seat, names = self.snapshot.seat, self.snapshot.names
+        return [("", f" p2pfish - {self._game_kit.title} - you are {names[seat]} (seat {seat})")]
 
     def _board(self) -> StyleAndTextTuples:
         lobby = self.model.lobby
@@ -375,11 +410,9 @@ class GameApp:
             return self._lobby(lobby)
         if self.controller is None:
             return [("class:dim", "Connecting...")]
-        decision = self._decision()
-        selected = None
-        if decision is not None and decision[1]:
-            selected = decision[1][min(self.model.selected, len(decision[1]) - 1)]
-        return self._game_kit.board(self.controller.view(), self.controller.names, selected, self.ascii_only)
+        snapshot = self.snapshot
+        selected = snapshot.legal[self._selected(snapshot.legal)] if snapshot.legal else None
+        return self._game_kit.board(snapshot.view, snapshot.names, selected, self.ascii_only)
 
     def _lobby(self, lobby: Lobby) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [
@@ -396,11 +429,11 @@ class GameApp:
     def _status(self) -> StyleAndTextTuples:
         if self.controller is None:
             return []
-        view = self.controller.view()
+        snapshot = self.snapshot
         if self.model.winners is not None:
-            scores = self._game_kit.scores(view, self.controller.names, self.model.winners)
+            scores = self._game_kit.scores(snapshot.view, snapshot.names, self.model.winners)
             return [*scores, ("class:turn", self.model.audit)]
-        return self._game_kit.status(view, self.controller.names)
+        return self._game_kit.status(snapshot.view, snapshot.names)
 
     def _log(self) -> StyleAndTextTuples:
         """The newest lines that fit the panel, counting the rows a long line wraps onto."""
@@ -420,17 +453,17 @@ class GameApp:
     def _choices_title(self) -> str:
         if self._over():
             return "The end - Enter or q to quit"
-        return "Your move - Up/Down and Enter, or type a command" if self._decision() else "Waiting"
+        return "Your move - Up/Down and Enter, or type a command" if self._legal() is not None else "Waiting"
 
     def _choices(self) -> StyleAndTextTuples:
         if self._over() or self.controller is None:
             return [("class:error", self.model.stopped)] if self.model.stopped else []
-        decision = self._decision()
-        if decision is None:
+        snapshot = self.snapshot
+        if snapshot.legal is None:
             return self._waiting()
-        view, legal = decision
-        selected = min(self.model.selected, len(legal) - 1)
-        texts = [f" {self._game_kit.describe(action, view, self.controller.names)} " for action in legal]
+        legal = snapshot.legal
+        selected = self._selected(legal)
+        texts = [f" {self._game_kit.describe(action, snapshot.view, snapshot.names)} " for action in legal]
         width = max(len(text) for text in texts) + 2
         columns = max(1, min(CHOICE_COLUMNS, (self.app.output.get_size().columns - 4) // width))
         shown = CHOICE_ROWS * columns
@@ -454,7 +487,7 @@ class GameApp:
         parts = []
         for seat in seats:
             since = self.model.waiting_since.setdefault(seat, now)
-            parts.append(f"{self.controller.names[seat]} ({now - since:.0f} s)")
+            parts.append(f"{self.snapshot.names[seat]} ({now - since:.0f} s)")
         text = "Waiting for " + ", ".join(parts) if parts else "Waiting for the other peers"
         step = self.controller.progress()
         return [("class:turn", f"{step} · " if step else ""), ("class:dim", text)]

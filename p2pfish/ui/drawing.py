@@ -1,9 +1,11 @@
 """Small pieces shared by the game screens: lines of styled text cut or padded to a width, players'
-names shortened to fit, and a small score table."""
+names shortened to fit, the seat a draw picked, and a small score table."""
 
 from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from p2pfish.core.actions import Action, Chance
 
 Line = list[tuple[str, str]]
 
@@ -23,14 +25,16 @@ def fit(parts: Line, width: int) -> Line:
     return out
 
 
-def trimmed(line: Line) -> Line:
-    """The line without trailing blanks (so that nothing wraps in a narrower window)."""
+def trimmed(line: Line, keep: str | None = None) -> Line:
+    """The line without trailing blanks (so that nothing wraps in a narrower window); a last part
+    whose style starts with `keep` keeps its own blanks (a highlight padded to its cell)."""
     parts = [part for part in line if part[1]]
     while parts and not parts[-1][1].strip():
         parts.pop()
     if parts:
         style, text = parts[-1]
-        parts[-1] = (style, text.rstrip())
+        if keep is None or not style.startswith(keep):
+            parts[-1] = (style, text.rstrip())
     return parts
 
 
@@ -46,6 +50,15 @@ def as_text(rows: Sequence[Line], width: int, height: int) -> StyleAndTextTuples
 
 def name_of(names: tuple[str, ...], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def drawn_seat(action: Action, players: int) -> int | None:
+    """The seat a chance draw of one seat picked (who starts, who deals first), None for other actions."""
+    if isinstance(action, Chance) and len(action.values) == 1:
+        value = action.values[0]
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
+            return value
+    return None
 
 
 def short_names(names: tuple[str, ...], players: int, width: int, cut: str = "~") -> tuple[str, ...]:

@@ -13,7 +13,6 @@ Refusals never name the Fisherman's face-down card: a Fish player's refusals do 
 only the Fisherman is told which Pêche cards he still holds.
 """
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,6 +38,7 @@ from p2pfish.games.fishfish.rules import (
 from p2pfish.games.fishfish.screen import kinds_text, turn_text
 from p2pfish.games.fishfish.words import KIND_MEANINGS, kind_text, tiles_text
 from p2pfish.ui.drawing import name_of
+from p2pfish.ui.reading import NO_COMMAND, NUMBER, command_words
 
 VERBS = ("bait", "cast", "bet", "pass", "reveal")
 ALIASES = {"peche": "cast", "pêche": "cast", "hide": "cast", "stake": "bet", "fold": "pass",
@@ -102,11 +102,6 @@ def command(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
 
 # --- reading commands ----------------------------------------------------------------------------
 
-NOTE = re.compile(r"\([^)]*\)")
-"""A note in parentheses in a line of the move list, like "(bet nothing)"."""
-NUMBER = re.compile(r"[+-]?\d{1,9}")
-"""A number a player may type (a longer run of digits is no move, and int() would refuse it)."""
-
 
 @dataclass(frozen=True, slots=True)
 class WantReveal(Action):
@@ -127,10 +122,10 @@ def _kind(word: str, minimum: int = 1) -> str | None:
 
 def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...] = ()) -> Action | str:
     """The legal action `text` names, or a message saying why it is not one."""
-    tokens = re.sub(r"[(),:;.!?]", " ", NOTE.sub(" ", text.lower())).split()
-    if not tokens:
-        return "type a command, or pick a move with the arrow keys and Enter"
-    wanted = _read(tokens, view)
+    typed = command_words(text.lower())
+    if not typed:
+        return NO_COMMAND
+    wanted = _read(typed, view)
     if isinstance(wanted, str):
         return wanted
     for action in legal:

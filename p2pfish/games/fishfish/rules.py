@@ -52,11 +52,11 @@ import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance
+from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance, replace_at
 from p2pfish.core.options import check_known, start_seat
 from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar, as_object, int_field
@@ -232,18 +232,13 @@ class State(NamedTuple):
         return sum(1 for line in self.lines if line.peche == kind)
 
 
-T = TypeVar("T")
 HISTORY_CACHE_SIZE: Final = 64
 """Views ask for the same few totals again and again."""
 
 
-def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
-
-
 def _add_to_slot(butin: Butin, value: int, tiles: int) -> Butin:
     slot = BUTIN_SLOTS.index(value)
-    return _replace_at(butin, slot, butin[slot] + tiles)
+    return replace_at(butin, slot, butin[slot] + tiles)
 
 
 @functools.cache
@@ -482,8 +477,8 @@ class FishFish:
         if not 0 <= action.tiles <= hand:
             raise IllegalAction(f"you can bet 0 to {hand} tiles (the tiles in your hand), not {action.tiles}", seat)
         line = state.lines[-1]
-        line = line._replace(bets=_replace_at(line.bets, seat, action.tiles))
-        bet = state._replace(lines=(*state.lines[:-1], line), hands=_replace_at(state.hands, seat, hand - action.tiles))
+        line = line._replace(bets=replace_at(line.bets, seat, action.tiles))
+        bet = state._replace(lines=(*state.lines[:-1], line), hands=replace_at(state.hands, seat, hand - action.tiles))
         return self._next_bettor(bet, state.turn + 1)
 
     def _next_bettor(self, state: State, turn: int) -> State:

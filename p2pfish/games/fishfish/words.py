@@ -8,10 +8,10 @@ itself) is only "a Peche card face down".
 Everything here is plain ASCII ("Peche"): the log has no ASCII mode of its own.
 """
 
-from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
+from p2pfish.core.actions import Action, Commit, Reveal, SecretChoice
 from p2pfish.core.options import is_number
 from p2pfish.games.fishfish.rules import BREDOUILLE, LINES, PRISE, Bait, Bet
-from p2pfish.ui.drawing import name_of
+from p2pfish.ui.drawing import drawn_seat, name_of
 
 KIND_NAMES = {PRISE: "Prise", BREDOUILLE: "Bredouille"}
 KIND_MEANINGS = {
@@ -67,8 +67,7 @@ def narrate(seat: int | None, action: Action, names: tuple[str, ...]) -> str:
 
 
 def _chance(action: Action, names: tuple[str, ...]) -> str:
-    if isinstance(action, Chance) and len(action.values) == 1:
-        value = action.values[0]
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-            return f"{names[value]} is the first Fisherman (drawn by joint randomness)."
+    seat = drawn_seat(action, len(names))
+    if seat is not None:
+        return f"{names[seat]} is the first Fisherman (drawn by joint randomness)."
     return f"Chance: {action}."

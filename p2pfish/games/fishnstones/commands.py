@@ -23,6 +23,7 @@ from p2pfish.games.fishnstones.rules import (
     View,
     column_spots,
 )
+from p2pfish.ui.reading import NO_COMMAND
 
 VERBS = ("cast", "bait", "pass", "fish")
 HELP = """Fish'n'Stones commands (typed, then Enter)
@@ -60,7 +61,7 @@ def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...]
     """The legal action `text` names, or a message saying why it is not one."""
     parts = text.lower().replace(",", " ").split()
     if not parts:
-        return "type a command, or pick a move with the arrow keys and Enter"
+        return NO_COMMAND
     verb, args = parts[0], [a for a in parts[1:] if a != "from"]
     if verb not in VERBS:
         return f"unknown command {verb!r}: try {', '.join(VERBS)}, say TEXT, help or quit"

@@ -7,11 +7,11 @@ A seat's columns are numbered 1-3 from its own left, each listed from its own sh
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance
+from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance, replace_at
 from p2pfish.core.options import check_known, is_number, start_seat
 from p2pfish.core.text import shown_value
 from p2pfish.core.wire import Json, Scalar, as_object, field, str_field
@@ -172,13 +172,6 @@ def score(bucket: Bucket) -> int:
 
 def _add(bucket: Bucket, stack: Stack) -> Bucket:
     return (bucket[0] + stack.count(FISH), bucket[1] + stack.count(STONE), bucket[2] + stack.count(WATER))
-
-
-T = TypeVar("T")
-
-
-def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 def parse_options(players: int, raw: Mapping[str, str]) -> Options:
@@ -345,7 +338,7 @@ class FishNStones:
             raise IllegalAction(
                 f"commitment for {shown_value(action.purpose)}, expected {shown_value(cat_purpose(state.round))}", seat
             )
-        commitments = _replace_at(state.commitments, seat, action.digest)
+        commitments = replace_at(state.commitments, seat, action.digest)
         if all(c is not None for c in commitments):
             return state._replace(commitments=commitments, phase=BAIT, turn=0)
         return state._replace(commitments=commitments)
@@ -387,8 +380,8 @@ class FishNStones:
         if not stack:
             raise IllegalAction(f"{SPOT_NAMES[action.spot]} is empty", seat)
         fished = state._replace(
-            pond=_replace_at(state.pond, action.spot, ()),
-            buckets=_replace_at(state.buckets, seat, _add(state.buckets[seat], stack)),
+            pond=replace_at(state.pond, action.spot, ()),
+            buckets=replace_at(state.buckets, seat, _add(state.buckets[seat], stack)),
         )
         return self._next_turn(fished, FISHING)
 
@@ -408,7 +401,7 @@ class FishNStones:
                     f"the revealed cat column {column}",
                     seat,
                 )
-        return state._replace(cats=_replace_at(state.cats, seat, column))
+        return state._replace(cats=replace_at(state.cats, seat, column))
 
     def _next_turn(self, state: State, phase: str) -> State:
         turn = state.turn + 1

@@ -1,13 +1,15 @@
 """What happened, in words, for the log: one line per move or chance event of Fish'n'Stones."""
 
-from p2pfish.core.actions import Action, Chance, Commit, Reveal
+from p2pfish.core.actions import Action, Commit, Reveal
 from p2pfish.games.fishnstones.rules import SPOT_NAMES, Bait, Fish, NoBait
+from p2pfish.ui.drawing import drawn_seat
 
 
 def narrate(seat: int | None, action: Action, names: tuple[str, ...]) -> str:
     if seat is None:
-        if isinstance(action, Chance) and len(action.values) == 1 and isinstance(action.values[0], int):
-            return f"{names[action.values[0]]} starts (drawn by joint randomness)."
+        drawn = drawn_seat(action, len(names))
+        if drawn is not None:
+            return f"{names[drawn]} starts (drawn by joint randomness)."
         return "The pond is filled (joint randomness)."
     who = names[seat]
     if isinstance(action, Commit):

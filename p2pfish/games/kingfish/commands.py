@@ -44,6 +44,7 @@ from p2pfish.games.kingfish.rules import (
 )
 from p2pfish.games.kingfish.screen import hand_label, sorted_hand, turn_text, turning
 from p2pfish.games.kingfish.words import SUIT_NAMES, points_text
+from p2pfish.ui.reading import NO_COMMAND, NUMBER, command_words
 
 VERBS = ("pond", "line", "bait", "catch", "keep", "turn")
 ALIASES = {"choose": "pond", "cast": "line", "reel": "catch", "take": "catch", "fish": "catch",
@@ -115,11 +116,6 @@ def command(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
 
 # --- reading commands ----------------------------------------------------------------------------
 
-NOTE = re.compile(r"\([^)]*\)")
-"""A note in parentheses in a line of the move list, like "(face down)"."""
-NUMBER = re.compile(r"[+-]?\d{1,9}")
-"""A number a player may type (a longer run of digits is no move, and int() would refuse it)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Wanted:
@@ -143,10 +139,10 @@ def read_card(token: str) -> str | None:
 
 def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...] = ()) -> Action | str:
     """The legal action `text` names, or a message saying why it is not one."""
-    tokens = re.sub(r"[(),:;.!?]", " ", NOTE.sub(" ", text)).split()
-    if not tokens:
-        return "type a command, or pick a move with the arrow keys and Enter"
-    wanted = _read(tokens, view, legal, names)
+    typed = command_words(text)
+    if not typed:
+        return NO_COMMAND
+    wanted = _read(typed, view, legal, names)
     if isinstance(wanted, str):
         return wanted
     return _resolve(wanted, view, legal, names)

@@ -48,7 +48,7 @@ turned up) and "chance"; decode_action refuses any other field, an unknown tag a
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple
 
 from p2pfish.core.actions import (
     Action,
@@ -72,6 +72,7 @@ from p2pfish.core.game import (
     check_chance,
     check_turn,
     due_chance,
+    replace_at,
 )
 from p2pfish.core.options import check_known, start_seat
 from p2pfish.core.text import shown_value
@@ -299,13 +300,6 @@ class State(NamedTuple):
     @property
     def deck_left(self) -> int:
         return len(DECK_LABELS) - self.next_position
-
-
-T = TypeVar("T")
-
-
-def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 def label_at(state: State, known: Known, position: int) -> str | None:
@@ -588,7 +582,7 @@ class KingFish:
         if labels is not None and not all(is_label(label) for label in labels):
             raise IllegalAction(f"the deal turned up a card that is not in the deck: {labels}")
         if request.to is not None:
-            hands = _replace_at(state.hands, request.to, request.positions)
+            hands = replace_at(state.hands, request.to, request.positions)
             dealt = state.dealt + 1
             return state._replace(
                 hands=hands,
@@ -633,15 +627,15 @@ class KingFish:
             raise IllegalAction(f"played a card of {action.deck}, but this round's deck is {state.deck}", seat)
         hand = self._hand_card(state, seat, action.position, "line")
         _check_face(state, seat, action.position, action.label, "line card")
-        lines = _replace_at(state.lines, seat, action.position)
+        lines = replace_at(state.lines, seat, action.position)
         shown = _show(state.shown, (action.position,), (action.label,))
         phase = BAIT if None not in lines else LINE
-        return state._replace(hands=_replace_at(state.hands, seat, hand), lines=lines, shown=shown, phase=phase)
+        return state._replace(hands=replace_at(state.hands, seat, hand), lines=lines, shown=shown, phase=phase)
 
     def _apply_bait(self, state: State, seat: int, action: PlayBait) -> State:
         hand = self._hand_card(state, seat, action.position, "bait")
-        baits = _replace_at(state.baits, seat, action.position)
-        played = state._replace(hands=_replace_at(state.hands, seat, hand), baits=baits)
+        baits = replace_at(state.baits, seat, action.position)
+        played = state._replace(hands=replace_at(state.hands, seat, hand), baits=baits)
         if None in baits:
             return played
         return self._settle_reel(played._replace(phase=REEL))
@@ -679,7 +673,7 @@ class KingFish:
                 state = _catch(state, seat, options[0])
             else:
                 state = state._replace(
-                    reeled=_replace_at(state.reeled, seat, True), reel_log=(*state.reel_log, (seat, None))
+                    reeled=replace_at(state.reeled, seat, True), reel_log=(*state.reel_log, (seat, None))
                 )
         return self._end_excursion(state)
 
@@ -814,16 +808,16 @@ def _catch(state: State, seat: int, fish: str) -> State:
     pond = state.ponds[state.pond]
     position = next(p for p in pond if state.shown[p] == fish)
     return state._replace(
-        ponds=_replace_at(state.ponds, state.pond, tuple(p for p in pond if p != position)),
-        caught=_replace_at(state.caught, seat, (*state.caught[seat], fish)),
-        reeled=_replace_at(state.reeled, seat, True),
+        ponds=replace_at(state.ponds, state.pond, tuple(p for p in pond if p != position)),
+        caught=replace_at(state.caught, seat, (*state.caught[seat], fish)),
+        reeled=replace_at(state.reeled, seat, True),
         reel_log=(*state.reel_log, (seat, fish)),
     )
 
 
 def _keep(state: State, seat: int, position: int) -> State:
     return state._replace(
-        hands=_replace_at(state.hands, seat, (*state.hands[seat], position)),
+        hands=replace_at(state.hands, seat, (*state.hands[seat], position)),
         tackle=tuple(p for p in state.tackle if p != position),
     )
 

@@ -10,7 +10,7 @@ apply some steps by themselves — a reeler with one fish to take or none, the l
 pond — and those reach the log as no action at all: the board shows their results (see kingfish_screen).
 """
 
-from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
+from p2pfish.core.actions import Action, Dealt, RevealCard, Shuffled
 from p2pfish.core.options import is_number
 from p2pfish.games.kingfish.rules import (
     HAND_SIZE,
@@ -25,7 +25,7 @@ from p2pfish.games.kingfish.rules import (
     is_label,
     suit,
 )
-from p2pfish.ui.drawing import name_of
+from p2pfish.ui.drawing import drawn_seat, name_of
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -89,8 +89,7 @@ def _chance(action: Action, names: tuple[str, ...]) -> str:
             ponds = [labels[k * POND_SIZE : (k + 1) * POND_SIZE] for k in range(PONDS)]
             return "Ponds: " + " | ".join(" ".join(pond) for pond in ponds)
         return f"Tackle box: {' '.join(labels)}"
-    if isinstance(action, Chance) and len(action.values) == 1:
-        value = action.values[0]
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-            return f"{names[value]} deals first (drawn by joint randomness)."
+    seat = drawn_seat(action, len(names))
+    if seat is not None:
+        return f"{names[seat]} deals first (drawn by joint randomness)."
     return f"Chance: {action}."

@@ -44,6 +44,7 @@ from p2pfish.games.kunayala.rules import (
 )
 from p2pfish.games.kunayala.screen import TOKEN_HELP
 from p2pfish.games.kunayala.words import card_text, cell_text, kind_text
+from p2pfish.ui.reading import NO_COMMAND, NUMBER
 
 VERBS = ("own", "give", "octopus", "discard", "reveal")
 ALIASES = {"place": "own", "mine": "own", "other": "give", "send": "give", "octo": "octopus", "oc": "octopus"}
@@ -124,8 +125,6 @@ def command(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
 
 CARD_NOTE = re.compile(r"\([^)]*[a-z][^)]*\)")
 """A parenthesised card name in a line of the move list, like "(red fish, sand)"."""
-NUMBER = re.compile(r"[+-]?\d{1,9}")
-"""A number a player may type (a longer run of digits is no move, and int() would refuse it)."""
 
 
 def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...] = ()) -> Action | str:
@@ -133,7 +132,7 @@ def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...]
     lowered = CARD_NOTE.sub(" ", text.lower())
     tokens = re.sub(r"[(),:;]", " ", lowered).split()
     if not tokens:
-        return "type a command, or pick a move with the arrow keys and Enter"
+        return NO_COMMAND
     verb = ALIASES.get(tokens[0], tokens[0])
     if verb not in VERBS:
         return f"unknown command {tokens[0]!r}: try {', '.join(VERBS)}, say TEXT, help or quit"

@@ -61,7 +61,7 @@ refuses any other field, a slot outside 0-3 and a non-integer coordinate as Malf
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
@@ -75,6 +75,7 @@ from p2pfish.core.game import (
     check_chance,
     check_turn,
     due_chance,
+    replace_at,
 )
 from p2pfish.core.options import check_known, is_number, start_seat
 from p2pfish.core.text import shown_value
@@ -364,13 +365,6 @@ class State(NamedTuple):
     """Revealed colour tiles, by seat."""
 
 
-T = TypeVar("T")
-
-
-def _replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
-
-
 def _around(x: int, y: int) -> tuple[Position, ...]:
     return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
 
@@ -413,10 +407,6 @@ def live_fish_cells(school: School) -> tuple[Position, ...]:
 
 def corals(school: School) -> int:
     return sum(1 for cell in school if cell.base.kind == CORAL)
-
-
-def pile_count(school: School, kind: str) -> int:
-    return sum(1 for cell in school for label in cell.pile if card(label).kind == kind)
 
 
 def coral_leader(schools: Sequence[School]) -> int | None:
@@ -474,17 +464,50 @@ def fits_an_opponent(state: State, seat: int, new: Card) -> bool:
     return any(cells_for(new, school) for school in opponents)
 
 
+class SchoolCell(NamedTuple):
+    """One cell of a school as every seat sees it."""
+
+    x: int
+    y: int
+    top: str
+    """The visible card's label, or "bones"."""
+    height: int
+    """Cards in the cell; those under the top are not shown."""
+
+
+@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
+def school_view(school: School) -> tuple[SchoolCell, ...]:
+    return tuple(SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile)) for cell in school)
+
+
 # --- scoring -------------------------------------------------------------------------------------
 
 
-def fish_by_colour(school: School) -> dict[str, int]:
-    """Fish on the visible fish cards of a school, by colour (a two-fish card counts 2)."""
-    counts = dict.fromkeys(FISH_COLOURS, 0)
+class Tally(NamedTuple):
+    """What counts for the score in one school, read from its visible cards (every card a school
+    shows is public: only the colour tiles are secret, so a view scores as the rules do)."""
+
+    fish: dict[str, int]
+    """Fish on the fish cards that still count (nothing on them, not bones), by colour (a two-fish
+    card counts 2)."""
+    octopuses: int
+    sharks: int
+
+
+def tally(school: Sequence[SchoolCell]) -> Tally:
+    fish = dict.fromkeys(FISH_COLOURS, 0)
+    octopuses = sharks = 0
     for cell in school:
-        fish = cell.live_fish
-        if fish is not None and fish.colour is not None:
-            counts[fish.colour] += fish.fish
-    return counts
+        if cell.top == BONES:
+            continue
+        kind = card(cell.top)
+        if kind.kind == FISH and kind.colour is not None and cell.height == 1:
+            fish[kind.colour] += kind.fish
+        elif kind.kind == SHARK:
+            sharks += 1
+        elif kind.kind == OCTOPUS:
+            octopuses += cell.height - 1
+    return Tally(fish, octopuses, sharks)
 
 
 class Score(NamedTuple):
@@ -500,24 +523,23 @@ class Score(NamedTuple):
         return self.colour_fish + self.majority + self.octopuses + self.sharks
 
 
+def score(tallies: Sequence[Tally], seat: int, colour: str) -> Score:
+    """The points of `seat` scoring `colour`, from every school's tally."""
+    own = tallies[seat]
+    most_sharks = max(t.sharks for t in tallies)
+    strictly_most = all(own.fish[colour] > n for other, n in own.fish.items() if other != colour)
+    return Score(
+        colour_fish=sum(t.fish[colour] for t in tallies),
+        majority=MAJORITY_BONUS if strictly_most else 0,
+        octopuses=own.octopuses,
+        sharks=SHARK_BONUS if most_sharks > 0 and own.sharks == most_sharks else 0,
+    )
+
+
 def scores(schools: Sequence[School], colours: Sequence[str]) -> tuple[Score, ...]:
     """Each seat's points, seat s scoring colour colours[s]."""
-    counts = [fish_by_colour(school) for school in schools]
-    sharks = [pile_count(school, SHARK) for school in schools]
-    most_sharks = max(sharks)
-    result = []
-    for seat, colour in enumerate(colours):
-        own = counts[seat]
-        strictly_most = all(own[colour] > n for other, n in own.items() if other != colour)
-        result.append(
-            Score(
-                colour_fish=sum(c[colour] for c in counts),
-                majority=MAJORITY_BONUS if strictly_most else 0,
-                octopuses=pile_count(schools[seat], OCTOPUS),
-                sharks=SHARK_BONUS if most_sharks > 0 and sharks[seat] == most_sharks else 0,
-            )
-        )
-    return tuple(result)
+    tallies = [tally(school_view(school)) for school in schools]
+    return tuple(score(tallies, seat, colour) for seat, colour in enumerate(colours))
 
 
 def winners(totals: Sequence[int], own_fish: Sequence[int]) -> tuple[int, ...]:
@@ -527,20 +549,6 @@ def winners(totals: Sequence[int], own_fish: Sequence[int]) -> tuple[int, ...]:
 
 
 # --- views ---------------------------------------------------------------------------------------
-
-
-class SchoolCell(NamedTuple):
-    x: int
-    y: int
-    top: str
-    """The visible card's label, or "bones"."""
-    height: int
-    """Cards in the cell; those under the top are not shown."""
-
-
-@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
-def school_view(school: School) -> tuple[SchoolCell, ...]:
-    return tuple(SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile)) for cell in school)
 
 
 class View(NamedTuple):
@@ -752,7 +760,7 @@ class KunaYala:
         stack = source_stack(state.stacks, slot)
         assert stack is not None
         drawn = state._replace(
-            stacks=_replace_at(state.stacks, stack, state.stacks[stack] - 1),
+            stacks=replace_at(state.stacks, stack, state.stacks[stack] - 1),
             unseen=tuple(other for other in state.unseen if other != label),
         )
         kind = card(label).kind
@@ -761,7 +769,7 @@ class KunaYala:
             if coral_leader(state.schools) is None:
                 return self._settle(drawn._replace(discards=(*state.discards, label), refills=again))
             return drawn._replace(phase=PLACE_OCTOPUS, octopus=label, refills=again)
-        face_up = _replace_at(state.face_up, slot, label)
+        face_up = replace_at(state.face_up, slot, label)
         if all(other is not None and card(other).kind == SHARK for other in face_up):
             return self._settle(drawn._replace(discards=(*state.discards, label), refills=again))
         return self._settle(drawn._replace(face_up=face_up, refills=tuple(rest)))
@@ -807,8 +815,8 @@ class KunaYala:
         school = curse((*state.schools[seat], Cell(action.x, action.y, (label,))), position)
         return state._replace(
             phase=OTHER,
-            schools=_replace_at(state.schools, seat, school),
-            face_up=_replace_at(state.face_up, action.slot, None),
+            schools=replace_at(state.schools, seat, school),
+            face_up=replace_at(state.face_up, action.slot, None),
             own_slot=action.slot,
         )
 
@@ -832,8 +840,8 @@ class KunaYala:
         assert state.own_slot is not None
         placed = state._replace(
             phase=TURN_UP,
-            schools=_replace_at(state.schools, opponent, school),
-            face_up=_replace_at(state.face_up, action.slot, None),
+            schools=replace_at(state.schools, opponent, school),
+            face_up=replace_at(state.face_up, action.slot, None),
         )
         return self._end_turn(placed, (state.own_slot, action.slot))
 
@@ -843,7 +851,7 @@ class KunaYala:
         labels = [self._take(state, seat, slot)[0] for slot in (action.first, action.second)]
         if any(isinstance(a, PlaceOwn) for a in self._own_actions(state, seat)):
             raise IllegalAction("a pair of face-up cards can be placed: discarding is not allowed", seat)
-        face_up = _replace_at(_replace_at(state.face_up, action.first, None), action.second, None)
+        face_up = replace_at(replace_at(state.face_up, action.first, None), action.second, None)
         discarded = state._replace(face_up=face_up, discards=(*state.discards, *labels))
         return self._end_turn(discarded, (action.first, action.second))
 
@@ -868,7 +876,7 @@ class KunaYala:
         school = tuple(
             cell._replace(pile=(*cell.pile, state.octopus)) if cell is target else cell for cell in state.schools[seat]
         )
-        placed = state._replace(phase=TURN_UP, octopus=None, schools=_replace_at(state.schools, seat, school))
+        placed = state._replace(phase=TURN_UP, octopus=None, schools=replace_at(state.schools, seat, school))
         return self._settle(placed)
 
     def _apply_reveal(self, state: State, seat: int, action: RevealCard) -> State:
@@ -878,7 +886,7 @@ class KunaYala:
             raise IllegalAction(f"{shown_value(action.label)} is not a fish colour", seat)
         if action.label in state.colours:
             raise IllegalAction(f"the {action.label} tile was revealed already: tiles are distinct", seat)
-        colours = _replace_at(state.colours, seat, action.label)
+        colours = replace_at(state.colours, seat, action.label)
         return state._replace(colours=colours, phase=REVEAL if None in colours else OVER)
 
     # --- views and outcome ---
@@ -908,7 +916,7 @@ class KunaYala:
             return None
         colours = [colour for colour in state.colours if colour is not None]
         totals = tuple(score.total for score in scores(state.schools, colours))
-        own_fish = [sum(fish_by_colour(school).values()) for school in state.schools]
+        own_fish = [sum(tally(school_view(school)).fish.values()) for school in state.schools]
         return Outcome(totals, winners(totals, own_fish))
 
     def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:

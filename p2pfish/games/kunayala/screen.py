@@ -28,17 +28,19 @@ from p2pfish.games.kunayala.rules import (
     PLACE_OCTOPUS,
     REVEAL,
     SHARK,
-    SHARK_BONUS,
     TURN_UP,
     Discard,
     PlaceOctopus,
     PlaceOther,
     PlaceOwn,
     SchoolCell,
+    Score,
     View,
     card,
+    score,
+    tally,
 )
-from p2pfish.ui.drawing import Line, fit
+from p2pfish.ui.drawing import Line, fit, trimmed
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""
@@ -101,70 +103,16 @@ def token(label: str, height: int = 1) -> tuple[str, str]:
     return f"class:{kind.kind}", {CORAL: "co", SHARK: "sh"}.get(kind.kind, "??")
 
 
-class Tally(NamedTuple):
-    """What counts for the score in one school, as the view shows it."""
-
-    fish: dict[str, int]
-    """Fish on visible fish cards, by colour (a two-fish card counts 2)."""
-    corals: int
-    octopuses: int
-    sharks: int
+def seat_colour(view: View, seat: int) -> str | None:
+    """The colour `seat` scores, if this view knows it (its own, or one revealed)."""
+    return view.colours[seat] or (view.my_colour if seat == view.seat else None)
 
 
-def tally(school: Sequence[SchoolCell]) -> Tally:
-    fish = dict.fromkeys(FISH_COLOURS, 0)
-    corals = octopuses = sharks = 0
-    for cell in school:
-        if cell.top == BONES:
-            continue
-        kind = card(cell.top)
-        if kind.kind == FISH and kind.colour is not None and cell.height == 1:
-            fish[kind.colour] += kind.fish
-        elif kind.kind == SHARK:
-            sharks += 1
-        elif kind.kind == CORAL:
-            corals += 1
-        elif kind.kind == OCTOPUS:
-            corals += 1
-            octopuses += cell.height - 1
-    return Tally(fish, corals, octopuses, sharks)
-
-
-class Parts(NamedTuple):
-    """One seat's points, in the parts of the rules (kunayala.Score), seen from a view."""
-
-    colour: str
-    colour_fish: int
-    majority: int
-    octopuses: int
-    sharks: int
-
-    @property
-    def total(self) -> int:
-        return self.colour_fish + self.majority + self.octopuses + self.sharks
-
-
-def score_parts(view: View) -> tuple[Parts | None, ...]:
+def score_parts(view: View) -> tuple[Score | None, ...]:
     """Each seat's points so far as the view shows them; None for a seat whose colour is not known here."""
     tallies = [tally(school) for school in view.schools]
-    most_sharks = max(t.sharks for t in tallies)
-    parts: list[Parts | None] = []
-    for seat, own in enumerate(tallies):
-        colour = view.colours[seat] or (view.my_colour if seat == view.seat else None)
-        if colour is None:
-            parts.append(None)
-            continue
-        strictly_most = all(own.fish[colour] > n for other, n in own.fish.items() if other != colour)
-        parts.append(
-            Parts(
-                colour=colour,
-                colour_fish=sum(t.fish[colour] for t in tallies),
-                majority=MAJORITY_BONUS if strictly_most else 0,
-                octopuses=own.octopuses,
-                sharks=SHARK_BONUS if most_sharks > 0 and own.sharks == most_sharks else 0,
-            )
-        )
-    return tuple(parts)
+    colours = [seat_colour(view, seat) for seat in range(view.players)]
+    return tuple(None if colour is None else score(tallies, seat, colour) for seat, colour in enumerate(colours))
 
 
 def seat_order(view: View) -> list[int]:
@@ -393,21 +341,10 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
             row.extend(line)
     out: StyleAndTextTuples = []
     for index, line in enumerate([fit(_face_up(view, slots, glyphs), WIDTH), *canvas]):
-        out.extend(_trimmed(line))
+        out.extend(trimmed(line, keep="class:selected"))
         if index < AREA:
             out.append(("", "\n"))
     return out
-
-
-def _trimmed(line: Line) -> Line:
-    """The line without trailing blanks (so that nothing wraps in a narrower window)."""
-    parts = [part for part in line if part[1]]
-    while parts and not parts[-1][1].strip():
-        parts.pop()
-    if parts:
-        style, text = parts[-1]
-        parts[-1] = (style, text.rstrip() if not style.startswith("class:selected") else text)
-    return parts
 
 
 # --- status and scores ---------------------------------------------------------------------------
@@ -481,7 +418,7 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
         style = "class:title" if seat == view.seat else ""
         out.append((style, f"{names[seat][:NAME_WIDTH]:<{width}} fish "))
         out += _fish_counts(counts.fish)
-        out.append(("", f" · {counts.corals} coral · {counts.octopuses} octopus · {counts.sharks} shark\n"))
+        out.append(("", f" · {view.corals[seat]} coral · {counts.octopuses} octopus · {counts.sharks} shark\n"))
     out[-1] = (out[-1][0], out[-1][1].removesuffix("\n"))
     return out
 
@@ -498,12 +435,13 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
     for seat, parts in enumerate(score_parts(view)):
         mark = "  winner" if seat in winners else ""
         name = "  " + names[seat][:11]
-        if parts is None:
+        colour = seat_colour(view, seat)
+        if parts is None or colour is None:
             out.append(("class:dim", f"{name:<14}colour not revealed\n"))
             continue
         row = SCORE_ROW.format(
             name,
-            parts.colour,
+            colour,
             parts.colour_fish,
             f"+{parts.majority}",
             f"+{parts.octopuses}",

@@ -20,6 +20,7 @@ from p2pfish.games.kunayala.rules import (
     PlaceOwn,
     card,
 )
+from p2pfish.ui.drawing import drawn_seat
 
 
 def card_text(label: str) -> str:
@@ -79,10 +80,11 @@ def _chance(action: Action, names: tuple[str, ...]) -> str:
         if action.deck == COLOUR_DECK and action.to is not None and 0 <= action.to < len(names):
             return f"{names[action.to]} is dealt a colour tile, face down: only they see it."
         return f"Chance: {action}."
+    seat = drawn_seat(action, len(names))
+    if seat is not None:
+        return f"{names[seat]} starts (drawn by joint randomness)."
     if isinstance(action, Chance) and len(action.values) == 1:
         value = action.values[0]
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
-            return f"{names[value]} starts (drawn by joint randomness)."
         if isinstance(value, str) and _is_card(value):
             if card(value).kind == OCTOPUS:
                 return "An octopus is turned up: it goes to the player with the most corals (discarded on a tie)."

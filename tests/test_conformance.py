@@ -23,9 +23,10 @@ from conformance_helpers import Played, play, replay, sent, strings_in, strings_
 from ui_helpers import Recorder
 
 from p2pfish.core.actions import Action, SecretChoice
+from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import Known
 from p2pfish.games.game import Game
-from p2pfish.games.registry import GAMES
+from p2pfish.games.registry import GAMES, game_of, get_rules
 from p2pfish.selfplay import Step
 from p2pfish.ui.kit import GameUi
 
@@ -55,6 +56,17 @@ BY_GAME = [pytest.param(game, id=game.id) for game in GAMES]
 
 
 # --- the rules contract --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", BY_GAME)
+def test_registered_under_its_id_and_refusing_table_sizes_outside_its_range(game: Game) -> None:
+    rules = game.rules
+    assert game_of(game.id) is game and get_rules(game.id) is rules
+    assert game.ui().title == rules.title
+    assert 2 <= rules.min_players <= rules.max_players
+    for players in (-1, 0, rules.min_players - 1, rules.max_players + 1, rules.max_players + 4):
+        with pytest.raises(MalformedInput):
+            rules.new_game(players, {})
 
 
 def check_step(game: Game, step: Step, known: Sequence[Known], log: list[tuple[int | None, Action]]) -> None:

@@ -1,6 +1,5 @@
-"""The Fish Fish bots (their legal choices: tests/test_conformance.py): no peeking at the
-Fisherman's cards, reading his habits, bluffing,
-and greedy beats random clearly."""
+"""The Fish Fish bots (their legal choices: tests/test_conformance.py): no peeking at the Fisherman's
+cards, reading his habits, bluffing, and greedy beats random clearly."""
 
 import copy
 import random

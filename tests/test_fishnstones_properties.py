@@ -368,16 +368,3 @@ def test_a_bait_outside_the_column_is_caught_exactly_at_its_reveal(setup: Setup,
 
     with contextlib.suppress(CheaterCaught):
         play(data, setup, before_step=before_reveal, choose_bait=any_bait)
-
-
-@settings(max_examples=25, deadline=None)
-@given(setup=setups(), data=st.data())
-def test_the_log_replays_through_its_wire_form(setup: Setup, data: Any) -> None:
-    game = play(data, setup)
-    state = RULES.new_game(setup.players, setup.options)
-    for seat, action in game.log:
-        decoded = RULES.decode_action(action.to_wire())
-        assert decoded == action
-        state = RULES.apply(state, seat, decoded)
-    assert state == game.state
-    assert RULES.outcome(state) == RULES.outcome(game.state)

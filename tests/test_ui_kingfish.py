@@ -119,21 +119,6 @@ def test_the_games_cover_every_table_size_and_phase() -> None:
 # --- the board -----------------------------------------------------------------------------------
 
 
-def test_every_board_of_every_seat_fits_66_by_15_and_ascii_mode_is_ascii() -> None:
-    for each, moment in moments():
-        for seat, view in enumerate(moment.views):
-            choices: tuple[Action | None, ...] = (None, *moment.legal) if seat == moment.seat else (None,)
-            for selected in choices:
-                for ascii_only in (False, True):
-                    drawn = board(view, each.names, selected, ascii_only)
-                    assert_fits(drawn, HEIGHT)
-                    if ascii_only:
-                        assert text(drawn).isascii(), text(drawn)
-    for each in games():
-        for view in each.final:
-            assert_fits(board(view, each.names, None, False), HEIGHT)
-
-
 def test_the_headline_and_the_turn_line_are_never_cut() -> None:
     """Fit cuts a long row: the two rows that say where the game stands must not need it, with the
     longest names a table shows (16 characters) and in every phase, the software's steps included."""
@@ -372,19 +357,12 @@ def test_scores_match_the_outcome() -> None:
 # --- describe and parse --------------------------------------------------------------------------
 
 
-def test_every_legal_move_reads_back_from_its_command_and_its_description() -> None:
-    checked = 0
+def test_descriptions_are_ascii_and_at_most_24_characters() -> None:
+    """(That every move reads back from its command and its description: tests/test_conformance.py.)"""
     for each, moment in moments():
-        view, legal = moment.view, list(moment.legal)
-        for action in legal:
-            for names in (each.names, ()):
-                assert parse(command(action, view, names), view, legal, names) == action
-                assert parse(describe(action, view, names), view, legal, names) == action
-                assert KINGFISH.parse(describe(action, view, names), view, legal, names) == action
-            described = describe(action, view, each.names)
+        for action in moment.legal:
+            described = describe(action, moment.view, each.names)
             assert described.isascii() and len(described) <= 24
-            checked += 1
-    assert checked > 1000
 
 
 def test_short_forms_of_the_commands() -> None:
@@ -672,10 +650,3 @@ def test_a_whole_game_played_by_keys_on_an_80_by_24_screen() -> None:
     assert any(line.startswith("Bob put a bait face down") for line in logged)
     assert any(" turned up the bait " in line for line in logged)
     assert any(line.startswith("Ponds: ") for line in logged)
-
-
-def test_an_absurdly_long_number_is_refused_with_a_reason() -> None:
-    for each, moment in moments():
-        view, legal = moment.view, list(moment.legal)
-        for typed in ("9" * 5000, "x " + "9" * 5000):
-            assert isinstance(parse(typed, view, legal, each.names), str)

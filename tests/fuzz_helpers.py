@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance_helpers import random_table
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -633,9 +634,7 @@ def _points(game: str, seed: int) -> tuple[Point, ...] | None:
     signing the log, seen by the first seat to get there)."""
     players = GAMES[game]
     ids = signers(players)
-    setup = GameSetup.create(game, {}, tuple(i.public_bytes for i in ids), tuple(f"p{s}" for s in range(players)))
-    rng = random.Random(seed)
-    table = MemoryTable(setup, ids, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(seed))
+    table = random_table(game, players, seed)
     rules = get_rules(game)
     everyone = tuple(range(players))
 

@@ -14,13 +14,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conformance_helpers import illegal_checker
+from conformance_helpers import illegal_checker, random_table
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
 from p2pfish.core.wire import Json
-from p2pfish.crypto.identity import Identity
 from p2pfish.games.kunayala.rules import (
     BACKGROUNDS,
     COLOUR_DECK,
@@ -50,8 +49,6 @@ from p2pfish.games.kunayala.rules import (
 from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
-from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.setup import GameSetup
 
 COLOUR_LETTERS = dict(zip("rygb", FISH_COLOURS, strict=True))
 BACKGROUND_LETTERS = dict(zip("srkd", BACKGROUNDS, strict=True))
@@ -983,12 +980,7 @@ def test_random_bots_play_whole_games_to_an_outcome(players: int) -> None:
 def test_a_game_through_the_session_deals_each_colour_privately_and_audits_clean() -> None:
     """The colour tiles go through the real mental-poker deck: each seat knows only its own tile."""
     players = 3
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
-    setup = GameSetup.create(
-        RULES.id, {}, tuple(s.public_bytes for s in signers), tuple(f"p{s}" for s in range(players))
-    )
-    rng = random.Random(5)
-    game = MemoryTable(setup, signers, [lambda view, legal: rng.choice(legal)] * players, rng=random.Random(5))
+    game = random_table(RULES.id, players, 5)
     game.start()
     while game.sessions[0].state.phase != OWN and game.step():
         pass

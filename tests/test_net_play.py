@@ -9,27 +9,17 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import zmq
 import zmq.asyncio
+from conformance_helpers import wait_for
 from secrecy_helpers import watch_store
 
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.session.audit import read_setup
 from p2pfish.tools.match import MatchTable, PeerProcess, run_match, summarize
-
-
-def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def store_path(table: MatchTable, seat: int) -> Path:

@@ -1,5 +1,5 @@
-"""The Fish Fish bots (their legal choices: tests/test_conformance.py): no peeking at the Fisherman's
-cards, reading his habits, bluffing, and greedy beats random clearly."""
+"""The Fish Fish bots: no peeking at the Fisherman's cards, reading his habits, bluffing. (Their legal
+choices: tests/test_conformance.py; greedy beating random: tests/test_bots.py.)"""
 
 import copy
 import random
@@ -13,7 +13,7 @@ from p2pfish.core.actions import Action, Commit
 from p2pfish.games.fishfish.greedy import GreedyFishFish
 from p2pfish.games.fishfish.rules import BAITS, BREDOUILLE, BUTIN_SLOTS, PRISE, Bait, Bet, Cast, View
 from p2pfish.games.registry import get_rules, make_bot
-from p2pfish.selfplay import Step, play_game, selfplay
+from p2pfish.selfplay import Step, play_game
 
 RULES = get_rules("fishfish")
 
@@ -142,23 +142,3 @@ def test_greedy_fisherman_bluffs() -> None:
         under = cards[(bait, PRISE)] + cards[(bait, BREDOUILLE)]
         assert min(cards[(bait, PRISE)], cards[(bait, BREDOUILLE)]) >= 0.1 * under, cards
     assert len(openings) == len(BUTIN_SLOTS) and max(openings.values()) <= 0.6 * openings.total(), openings
-
-
-def test_greedy_beats_random_heads_up() -> None:
-    result = selfplay(RULES, 2, 300, seed=1, kinds=["greedy", "random"], options={})
-    assert result.wins[0] >= 0.75 * result.games
-    assert result.mean_score[0] > result.mean_score[1] + 15
-
-
-def test_greedy_beats_random_at_a_full_table() -> None:
-    result = selfplay(RULES, 4, 200, seed=2, kinds=["random", "greedy"], options={})
-    greedy_wins = result.wins[1] + result.wins[3]
-    random_wins = result.wins[0] + result.wins[2]
-    assert greedy_wins >= 3 * random_wins
-    assert min(result.mean_score[1], result.mean_score[3]) > max(result.mean_score[0], result.mean_score[2]) + 15
-
-
-def test_one_greedy_beats_three_randoms() -> None:
-    result = selfplay(RULES, 4, 200, seed=3, kinds=["greedy", "random", "random", "random"], options={})
-    assert result.wins[0] >= 0.6 * result.games
-    assert result.mean_score[0] > max(result.mean_score[1:]) + 20

@@ -1,5 +1,5 @@
-"""The King Fish bots (their legal choices: tests/test_conformance.py): sensible greedy choices, and greedy
-beats random clearly."""
+"""The King Fish bots: sensible greedy choices. (Their legal choices: tests/test_conformance.py; greedy
+beating random: tests/test_bots.py.)"""
 
 import random
 from typing import Any
@@ -19,7 +19,6 @@ from p2pfish.games.kingfish.rules import (
     View,
 )
 from p2pfish.games.registry import get_rules, make_bot
-from p2pfish.selfplay import selfplay
 
 RULES = get_rules("kingfish")
 DECK = "round-1"
@@ -108,15 +107,3 @@ def test_keeps_the_tackle_card_that_catches_a_court_fish() -> None:
     v = view(TACKLE, ("4S", "3C"), (("QS", "7H", "2D"), (), ()), pond=0, lines=("8C", "5H"))
     v = v._replace(reeled=(True, True), tackle=("9C", "KH", "6D"))
     assert choose(v, [Keep("9C"), Keep("KH"), Keep("6D")]) == Keep("KH")
-
-
-def test_greedy_beats_random_heads_up() -> None:
-    result = selfplay(RULES, 2, 200, seed=1, kinds=["greedy", "random"], options={})
-    assert result.wins[0] >= 0.95 * result.games
-    assert result.mean_score[0] > 3 * result.mean_score[1]
-
-
-def test_one_greedy_beats_three_randoms() -> None:
-    result = selfplay(RULES, 4, 60, seed=2, kinds=["greedy", "random", "random", "random"], options={})
-    assert result.wins[0] >= 0.9 * result.games
-    assert result.mean_score[0] > 3 * max(result.mean_score[1:])

@@ -18,10 +18,17 @@ from p2pfish.core.errors import IllegalAction
 from p2pfish.core.game import AnyRules, Known, Outcome
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.game import Game
 from p2pfish.games.registry import make_bot
 from p2pfish.selfplay import Step, play_game
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
+
+
+def sizes(game: Game) -> range:
+    """Every table size the game can be played at."""
+    return range(game.rules.min_players, game.rules.max_players + 1)
+
 
 IllegalCheck = Callable[[Any, int | None, Action], IllegalAction]
 

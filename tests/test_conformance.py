@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from conformance_helpers import Played, play, replay, sent, strings_in, strings_of, through_the_wire
-from ui_helpers import Recorder
+from conformance_helpers import Played, play, replay, sent, sizes, strings_in, strings_of, through_the_wire
+from ui_helpers import Recorder, assert_fits, text
 
 from p2pfish.core.actions import Action, SecretChoice
 from p2pfish.core.errors import MalformedInput
@@ -31,7 +31,7 @@ from p2pfish.selfplay import Step
 from p2pfish.ui.kit import GameUi
 
 IDS = [game.id for game in GAMES]
-WIDTH, HEIGHT, STATUS_ROWS = 66, 15, 7
+HEIGHT = 15
 NAMES = ("Ann", "Bob", "Carla", "Dmitri", "Eve", "Fernando", "Gunnhildur", "Hiroshi")
 SEEDS = (1, 2)
 OPTIONS: dict[str, tuple[dict[str, str], ...]] = {
@@ -40,10 +40,6 @@ OPTIONS: dict[str, tuple[dict[str, str], ...]] = {
     "kunayala": ({"singles": "1", "doubles": "1", "coral": "8", "sharks": "12", "octopuses": "8"},),
 }
 """Options played besides the defaults, per game id (a game missing here is played with its defaults)."""
-
-
-def sizes(game: Game) -> range:
-    return range(game.rules.min_players, game.rules.max_players + 1)
 
 
 PLAYOUTS = [
@@ -290,16 +286,6 @@ def test_illegal_commands_say_why(game: Game) -> None:
     assert reasons > 1000
 
 
-def plain(parts: Sequence[tuple[str, str] | tuple[str, str, object]]) -> str:
-    return "".join(fragment[1] for fragment in parts)
-
-
-def assert_fits(drawn: str, rows: int, width: int = WIDTH) -> None:
-    lines = drawn.split("\n")
-    assert len(lines) <= rows, drawn
-    assert all(len(line) <= width for line in lines), [line for line in lines if len(line) > width]
-
-
 @pytest.mark.parametrize("game", BY_GAME)
 def test_every_board_fits_66_by_15_and_ascii_mode_is_ascii(game: Game) -> None:
     kit = game.ui()
@@ -308,13 +294,12 @@ def test_every_board_fits_66_by_15_and_ascii_mode_is_ascii(game: Game) -> None:
             choices: tuple[Action | None, ...] = (None, *moment.legal) if seat == moment.seat else (None,)
             for selected in choices:
                 for ascii_only in (False, True):
-                    drawn = plain(kit.board(view, each.names, selected, ascii_only))
+                    drawn = kit.board(view, each.names, selected, ascii_only)
                     assert_fits(drawn, HEIGHT)
-                    if ascii_only:
-                        assert drawn.isascii(), drawn
+                    assert text(drawn).isascii() or not ascii_only, text(drawn)
     for each in recorded(game.id).games():
         for view in each.final:
             for ascii_only in (False, True):
-                drawn = plain(kit.board(view, each.names, None, ascii_only))
+                drawn = kit.board(view, each.names, None, ascii_only)
                 assert_fits(drawn, HEIGHT)
-                assert drawn.isascii() or not ascii_only
+                assert text(drawn).isascii() or not ascii_only

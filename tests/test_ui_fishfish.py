@@ -5,8 +5,7 @@ game headless. The Fisherman's face-down Pêche card must never show on anyone e
 from collections.abc import Callable
 
 import ui_helpers
-from prompt_toolkit.formatted_text import StyleAndTextTuples
-from ui_helpers import Recorder, drive, table_app, until
+from ui_helpers import Recorder, assert_fits, assert_refusals, drive, styles, table_app, text, until
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
 from p2pfish.games.fishfish import commands as fishfish_commands
@@ -32,7 +31,7 @@ from p2pfish.games.fishfish.rules import (
     View,
     peche_purpose,
 )
-from p2pfish.games.fishfish.screen import HEIGHT, WIDTH, board, kinds_text, score_parts, scores, status
+from p2pfish.games.fishfish.screen import HEIGHT, board, kinds_text, score_parts, scores, status
 from p2pfish.games.fishfish.words import narrate
 from p2pfish.games.registry import kit_for
 from p2pfish.ui.drawing import short_names
@@ -48,6 +47,7 @@ RECORDED = Recorder(RULES, NAMES, SEEDS)
 Moment = ui_helpers.Moment[State, View]
 Game = ui_helpers.Game[State, View]
 game = RECORDED.game
+find = RECORDED.find
 games = RECORDED.games
 moments = RECORDED.moments
 
@@ -60,20 +60,6 @@ def secret_of(moment: Moment) -> str | None:
         assert isinstance(value, str)
         return value
     return None
-
-
-def text(parts: StyleAndTextTuples) -> str:
-    return "".join(fragment[1] for fragment in parts)
-
-
-def styles(parts: StyleAndTextTuples) -> set[str]:
-    return {fragment[0] for fragment in parts}
-
-
-def assert_fits(parts: StyleAndTextTuples, rows: int, width: int = WIDTH) -> None:
-    lines = text(parts).split("\n")
-    assert len(lines) <= rows, text(parts)
-    assert all(len(line) <= width for line in lines), [line for line in lines if len(line) > width]
 
 
 def mentions(plain: str, kind: str) -> int:
@@ -98,10 +84,6 @@ def test_an_eight_player_board_uses_all_15_rows_and_shows_everyone() -> None:
         assert len(lines) == HEIGHT
         for seat in range(8):
             assert sum(each.names[seat][: fishfish_screen.NAME] in line for line in lines) >= 1
-
-
-def find(phase: str, check: Callable[[Moment], bool] = lambda m: True) -> tuple[Game, Moment]:
-    return next((g, m) for g, m in moments(phase) if check(m))
 
 
 def test_the_board_shows_the_water_the_players_the_order_and_the_turn() -> None:
@@ -298,13 +280,6 @@ def test_short_forms_of_the_commands() -> None:
     assert parse("bet 1 tile", view, legal) == Bet(1)
 
 
-def refusal(moment: Moment, typed: str, legal: list[Action] | None = None, seat: int | None = None) -> str:
-    view = moment.views[moment.seat if seat is None else seat]
-    result = parse(typed, view, list(moment.legal) if legal is None else legal, NAMES[: view.players])
-    assert isinstance(result, str), f"{typed!r} was read as {result}"
-    return result
-
-
 def test_illegal_commands_say_why() -> None:
     found: dict[str, str] = {}
     for _, moment in moments():
@@ -313,29 +288,29 @@ def test_illegal_commands_say_why() -> None:
         if phase == BET:
             bystander = next((s for s in view.order if s != moment.seat), None)
             if bystander is not None:
-                found.setdefault("not your turn", refusal(moment, "bet 1", [], bystander))
-            found.setdefault("not the Fisherman: bait", refusal(moment, "bait 3"))
-            found.setdefault("not the Fisherman: cast", refusal(moment, "cast prise"))
-            found.setdefault("not the Fisherman: kind", refusal(moment, "bredouille"))
-            found.setdefault("not the Fisherman: reveal", refusal(moment, "reveal"))
-            found.setdefault("fisherman waits", refusal(moment, "bait 3", [], view.fisherman))
+                found.setdefault("not your turn", RECORDED.refusal(parse, moment, "bet 1", [], bystander))
+            found.setdefault("not the Fisherman: bait", RECORDED.refusal(parse, moment, "bait 3"))
+            found.setdefault("not the Fisherman: cast", RECORDED.refusal(parse, moment, "cast prise"))
+            found.setdefault("not the Fisherman: kind", RECORDED.refusal(parse, moment, "bredouille"))
+            found.setdefault("not the Fisherman: reveal", RECORDED.refusal(parse, moment, "reveal"))
+            found.setdefault("fisherman waits", RECORDED.refusal(parse, moment, "bait 3", [], view.fisherman))
             held = view.hands[view.seat]
             if held < 4:
-                found.setdefault("too many tiles", refusal(moment, f"bet {held + 1}"))
-            found.setdefault("negative", refusal(moment, "bet -1"))
+                found.setdefault("too many tiles", RECORDED.refusal(parse, moment, f"bet {held + 1}"))
+            found.setdefault("negative", RECORDED.refusal(parse, moment, "bet -1"))
         if phase == CAST:
-            found.setdefault("fisherman bets", refusal(moment, "bet 1"))
-            found.setdefault("bait again", refusal(moment, "bait 3"))
+            found.setdefault("fisherman bets", RECORDED.refusal(parse, moment, "bet 1"))
+            found.setdefault("bait again", RECORDED.refusal(parse, moment, "bait 3"))
             if len(moment.legal) == 1:
                 gone = BREDOUILLE if isinstance(moment.legal[0], Cast) and moment.legal[0].value == PRISE else PRISE
-                found.setdefault(f"no {gone} left", refusal(moment, f"cast {gone}"))
+                found.setdefault(f"no {gone} left", RECORDED.refusal(parse, moment, f"cast {gone}"))
         if phase == BAIT:
-            found.setdefault("cast first", refusal(moment, "cast prise"))
-            found.setdefault("no bait 7", refusal(moment, "bait 7"))
+            found.setdefault("cast first", RECORDED.refusal(parse, moment, "cast prise"))
+            found.setdefault("no bait 7", RECORDED.refusal(parse, moment, "bait 7"))
             missing = [v for v in BUTIN_SLOTS if v not in view.baits]
             if missing:
-                found.setdefault("bait gone", refusal(moment, f"bait {missing[0]}"))
-            found.setdefault("reveal when", refusal(moment, "reveal"))
+                found.setdefault("bait gone", RECORDED.refusal(parse, moment, f"bait {missing[0]}"))
+            found.setdefault("reveal when", RECORDED.refusal(parse, moment, "reveal"))
     expected = {
         "not your turn": "it is not your turn: ",
         "not the Fisherman: bait": "you are not the Fisherman (",
@@ -354,9 +329,7 @@ def test_illegal_commands_say_why() -> None:
         "bait gone": "you no longer hold a bait card",
         "reveal when": "the Peche card is revealed once tiles are bet",
     }
-    for key, words in expected.items():
-        assert key in found, f"no position showed the {key} case"
-        assert words in found[key], (key, found[key])
+    assert_refusals(found, expected)
     assert "bets on line" in found["not your turn"] and "lays" not in found["fisherman waits"]
 
 

@@ -8,11 +8,10 @@ from collections.abc import Callable
 
 import ui_helpers
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
-from ui_helpers import Recorder, drive, table_app, until
+from ui_helpers import Recorder, assert_fits, assert_refusals, drive, styles, table_app, text, until
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
 from p2pfish.core.game import Known
@@ -56,26 +55,9 @@ RECORDED = Recorder(RULES, NAMES, SEEDS)
 Moment = ui_helpers.Moment[State, View]
 Game = ui_helpers.Game[State, View]
 game = RECORDED.game
+find = RECORDED.find
 games = RECORDED.games
 moments = RECORDED.moments
-
-
-def find(phase: str, check: Callable[[Moment], bool] = lambda m: True) -> tuple[Game, Moment]:
-    return next((g, m) for g, m in moments(phase) if check(m))
-
-
-def text(parts: StyleAndTextTuples) -> str:
-    return "".join(fragment[1] for fragment in parts)
-
-
-def styles(parts: StyleAndTextTuples) -> set[str]:
-    return {fragment[0] for fragment in parts}
-
-
-def assert_fits(parts: StyleAndTextTuples, rows: int, width: int = WIDTH) -> None:
-    lines = text(parts).split("\n")
-    assert len(lines) <= rows, text(parts)
-    assert all(len(line) <= width for line in lines), [line for line in lines if len(line) > width]
 
 
 def hidden_from(state: State, known: tuple[Known, ...], viewer: int) -> set[str]:
@@ -397,50 +379,43 @@ def test_short_forms_of_the_commands() -> None:
     assert parse("keep 1", view, legal) == parse(f"keep {view.tackle[0].lower()}", view, legal) == legal[0]
 
 
-def refusal(moment: Moment, typed: str, legal: list[Action] | None = None, seat: int | None = None) -> str:
-    view = moment.views[moment.seat if seat is None else seat]
-    result = parse(typed, view, list(moment.legal) if legal is None else legal, NAMES[: view.players])
-    assert isinstance(result, str), f"{typed!r} was read as {result}"
-    return result
-
-
 def test_illegal_commands_say_why() -> None:
     found: dict[str, str] = {}
     for _, moment in moments():
         view = moment.view
         phase = view.phase
         bystander = next(s for s in range(view.players) if s != moment.seat)
-        found.setdefault(f"not your turn {phase}", refusal(moment, "line 7H", [], bystander))
+        found.setdefault(f"not your turn {phase}", RECORDED.refusal(parse, moment, "line 7H", [], bystander))
         hand = sorted_hand(view)
         elsewhere = next(label for pond in view.ponds for label in pond) if any(view.ponds) else None
         if phase == CHOOSE:
-            found.setdefault("line before pond", refusal(moment, "line 1"))
-            found.setdefault("pond 4", refusal(moment, "pond 4"))
+            found.setdefault("line before pond", RECORDED.refusal(parse, moment, "line 1"))
+            found.setdefault("pond 4", RECORDED.refusal(parse, moment, "pond 4"))
             empty = [pond for pond in range(3) if not view.ponds[pond]]
             if empty:
-                found.setdefault("empty pond", refusal(moment, f"pond {empty[0] + 1}"))
+                found.setdefault("empty pond", RECORDED.refusal(parse, moment, f"pond {empty[0] + 1}"))
         if phase == LINE:
-            found.setdefault("bait before line", refusal(moment, "bait 1"))
-            found.setdefault("line 9", refusal(moment, "line 9"))
+            found.setdefault("bait before line", RECORDED.refusal(parse, moment, "bait 1"))
+            found.setdefault("line 9", RECORDED.refusal(parse, moment, "line 9"))
             if elsewhere is not None:
-                found.setdefault("a fish as line", refusal(moment, f"line {elsewhere}"))
+                found.setdefault("a fish as line", RECORDED.refusal(parse, moment, f"line {elsewhere}"))
         if phase == BAIT:
-            found.setdefault("catch now", refusal(moment, "catch 1"))
-            found.setdefault("bait 0", refusal(moment, "bait 0"))
-            found.setdefault("turn now", refusal(moment, "turn"))
+            found.setdefault("catch now", RECORDED.refusal(parse, moment, "catch 1"))
+            found.setdefault("bait 0", RECORDED.refusal(parse, moment, "bait 0"))
+            found.setdefault("turn now", RECORDED.refusal(parse, moment, "turn"))
         if phase == REEL and isinstance(moment.choice, Catch):
-            found.setdefault("keep now", refusal(moment, "keep 1"))
+            found.setdefault("keep now", RECORDED.refusal(parse, moment, "keep 1"))
             assert view.pond is not None
             other = next((f for p in range(3) if p != view.pond for f in view.ponds[p]), None)
             if other is not None:
-                found.setdefault("not in the pond", refusal(moment, f"catch {other}"))
-            found.setdefault("turned already", refusal(moment, "turn"))
-            found.setdefault("catch 9", refusal(moment, "catch 9"))
+                found.setdefault("not in the pond", RECORDED.refusal(parse, moment, f"catch {other}"))
+            found.setdefault("turned already", RECORDED.refusal(parse, moment, "turn"))
+            found.setdefault("catch 9", RECORDED.refusal(parse, moment, "catch 9"))
         if phase == TACKLE:
-            found.setdefault("pond now", refusal(moment, "pond 1"))
-            found.setdefault("keep 9", refusal(moment, "keep 9"))
+            found.setdefault("pond now", RECORDED.refusal(parse, moment, "pond 1"))
+            found.setdefault("keep 9", RECORDED.refusal(parse, moment, "keep 9"))
             if hand:
-                found.setdefault("keep own card", refusal(moment, f"keep {hand[0][1]}"))
+                found.setdefault("keep own card", RECORDED.refusal(parse, moment, f"keep {hand[0][1]}"))
     expected = {
         "not your turn choose": "it is not your turn: ",
         "not your turn line": "it is not your turn: ",
@@ -463,9 +438,7 @@ def test_illegal_commands_say_why() -> None:
         "keep 9": "the tackle box holds ",
         "keep own card": " is not in the tackle box (",
     }
-    for key, words in expected.items():
-        assert key in found, f"no position showed the {key} case"
-        assert words in found[key], (key, found[key])
+    assert_refusals(found, expected)
 
 
 def test_a_fish_the_line_and_bait_do_not_catch_says_why() -> None:

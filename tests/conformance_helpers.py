@@ -49,6 +49,14 @@ def illegal_checker(rules: AnyRules) -> IllegalCheck:
     return expect_illegal
 
 
+def applied_purely(rules: AnyRules, state: Any, seat: int | None, action: Action) -> Any:
+    """The state after `action`, checking that apply built a new state and left the old one as it was."""
+    frozen = copy.deepcopy(state)
+    after = rules.apply(state, seat, action)
+    assert state == frozen, "apply changed the state it was given"
+    return after
+
+
 def wait_for(condition: Callable[[], bool], timeout_s: float, what: str, poll_s: float = 0.01) -> None:
     """Poll `condition` until it holds; AssertionError naming `what` after `timeout_s`."""
     deadline = time.monotonic() + timeout_s

@@ -26,6 +26,7 @@ from typing import Any
 from conformance_helpers import random_table
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from session_helpers import Snapshot, snapshot
 
 from p2pfish.core.actions import Action, Commit, SecretChoice
 from p2pfish.core.wire import Json
@@ -33,7 +34,7 @@ from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
 from p2pfish.session.envelope import MAX_DEPTH, MAX_MESSAGE_BYTES, canonical, open_envelope
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import Applied, Session
+from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 
 # --- example counts ----------------------------------------------------------------------------------
@@ -450,29 +451,9 @@ def clone(session: Session) -> Session:
     return copy.deepcopy(session, {id(obj): obj for obj in shared})
 
 
-@dataclass(frozen=True)
-class HonestView:
-    """What a bad message must not change: the game as the victim has applied it."""
-
-    state: Any
-    log: tuple[Applied, ...]
-    turn: int
-    log_hash: bytes
-    commitments: tuple[tuple[tuple[int, str], bytes], ...]
-    opened: tuple[tuple[tuple[int, str], Any], ...]
-    finished: bool
-
-
-def honest_view(session: Session) -> HonestView:
-    return HonestView(
-        session.state,
-        tuple(session.log),
-        session.turn,
-        session.log_hash,
-        tuple(sorted(session.commitments.items())),
-        tuple(sorted(session.opened.items(), key=lambda kv: kv[0])),
-        session.finished,
-    )
+HonestView = Snapshot
+"""What a bad message must not change: the game as the victim has applied it."""
+honest_view = snapshot
 
 
 def wire_view(session: Session) -> tuple[Any, ...]:

@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance_helpers import applied_purely, strings_in
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
-from p2pfish.core.wire import Json
 from p2pfish.games.kunayala.rules import (
     OVER,
     REVEAL,
@@ -135,16 +135,6 @@ def runs_of_three(school: dict[Position, tuple[str, int]]) -> list[Position]:
     return starts
 
 
-def strings_in(wire: Json) -> set[str]:
-    if isinstance(wire, str):
-        return {wire}
-    if isinstance(wire, list):
-        return set().union(*(strings_in(item) for item in wire)) if wire else set()
-    if isinstance(wire, dict):
-        return set().union(*(strings_in(item) for item in wire.values())) if wire else set()
-    return set()
-
-
 # --- random games --------------------------------------------------------------------------------
 
 
@@ -210,9 +200,7 @@ def play(data: Any, setup: Setup, on_step: StepHook | None = None) -> Game:
             return game
         seat, action = choose(data, game)
         before = Game(setup, game.state, [dict(k) for k in game.known], game.tiles)
-        snapshot = copy.deepcopy(game.state)
-        after = RULES.apply(game.state, seat, action)
-        assert game.state == snapshot  # apply() built a new state and left the old one as it was
+        after = applied_purely(RULES, game.state, seat, action)
         if on_step is not None:
             on_step(before, seat, action, after)
         game.state = after

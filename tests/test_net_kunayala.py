@@ -5,20 +5,13 @@ import json
 import sqlite3
 from pathlib import Path
 
-from secrecy_helpers import strings
+from secrecy_helpers import finished_match, strings
 
 from p2pfish.session.envelope import open_envelope
-from p2pfish.tools.match import MatchTable
 
 
 def test_no_peer_holds_another_seats_colour_key_before_the_end(tmp_path: Path) -> None:
-    table = MatchTable("kunayala", 3, ["random"], 5, tmp_path)
-    table.start()
-    try:
-        results = [peer.result(90) for peer in table.peers]
-    finally:
-        table.stop_all()
-    assert all(r is not None and r["finished"] for r in results)
+    _, results = finished_match("kunayala", 3, ["random"], 5, tmp_path, timeout_s=90)
     owner_keys: dict[int, str] = {}
     for result in results:
         assert result is not None

@@ -15,7 +15,7 @@ import pytest
 import zmq
 import zmq.asyncio
 from conformance_helpers import sizes, wait_for
-from secrecy_helpers import watch_store
+from secrecy_helpers import finished_match, watch_store
 
 from p2pfish.games.game import Game
 from p2pfish.games.registry import GAMES
@@ -150,13 +150,7 @@ def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None
 
 
 def test_no_store_or_received_message_opens_another_seats_cat_before_its_reveal(tmp_path: Path) -> None:
-    table = MatchTable("fishnstones", 3, ["random"], 11, tmp_path)
-    table.start()
-    try:
-        results = [peer.result(60) for peer in table.peers]
-    finally:
-        table.stop_all()
-    assert all(r is not None and r["finished"] for r in results)
+    table, results = finished_match("fishnstones", 3, ["random"], 11, tmp_path, timeout_s=60)
     setup = read_setup(table.transcripts[0].read_bytes().splitlines()[0])
     for result in results:
         assert result is not None and isinstance(result["seat"], int)

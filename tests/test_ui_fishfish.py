@@ -5,7 +5,17 @@ game headless. The Fisherman's face-down Pêche card must never show on anyone e
 from collections.abc import Callable
 
 import ui_helpers
-from ui_helpers import Recorder, assert_fits, assert_refusals, drive, styles, table_app, text, until
+from ui_helpers import (
+    Recorder,
+    assert_fits,
+    assert_refusals,
+    assert_start_and_end_boards,
+    drive,
+    styles,
+    table_app,
+    text,
+    until,
+)
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
 from p2pfish.games.fishfish import commands as fishfish_commands
@@ -149,18 +159,8 @@ def test_long_names_are_shortened_but_told_apart() -> None:
 
 
 def test_start_and_end_boards() -> None:
-    view = RULES.view(RULES.new_game(3, {}), 1, {})
-    drawn = text(board(view, NAMES[:3], None, True))
-    assert "Drawing the first Fisherman" in drawn and " F " not in drawn
-    assert "first Fisherman" in text(status(view, NAMES[:3]))
     each = game(5, 4)
-    final = each.final[2]
-    assert final.phase == OVER
-    drawn = text(board(final, each.names, None, False))
-    assert drawn.startswith(f"Game over after {final.rounds} rounds")
-    best = max(each.outcome.scores)
-    leaders = ", ".join(each.names[seat] for seat in each.outcome.winners)
-    assert drawn.split("\n")[1] == f"Highest total, {best} points: {leaders}"
+    _, final = assert_start_and_end_boards(RULES, FISHFISH, each, "Fisherman", "F")
     assert_fits(board(final, each.names, None, False), HEIGHT)
 
 

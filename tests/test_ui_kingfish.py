@@ -11,7 +11,17 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
-from ui_helpers import Recorder, assert_fits, assert_refusals, drive, styles, table_app, text, until
+from ui_helpers import (
+    Recorder,
+    assert_fits,
+    assert_refusals,
+    assert_start_and_end_boards,
+    drive,
+    styles,
+    table_app,
+    text,
+    until,
+)
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
 from p2pfish.core.game import Known
@@ -212,18 +222,8 @@ def test_the_selected_move_is_marked_on_the_board() -> None:
 
 
 def test_long_names_are_shortened_and_start_and_end_boards() -> None:
-    view = RULES.view(RULES.new_game(3, {}), 1, {})
-    drawn = text(board(view, NAMES[:3], None, True))
-    assert "Drawing the first dealer" in drawn and " D " not in drawn
-    assert "first dealer" in text(status(view, NAMES[:3]))
     each = game(5, 4)
-    final = each.final[2]
-    assert final.phase == OVER
-    drawn = text(board(final, each.names, None, False))
-    assert drawn.startswith(f"Game over after {final.rounds} rounds")
-    best = max(each.outcome.scores)
-    leaders = ", ".join(each.names[seat] for seat in each.outcome.winners)
-    assert drawn.split("\n")[1] == f"Highest total, {best} points: {leaders}"
+    drawn, final = assert_start_and_end_boards(RULES, KINGFISH, each, "dealer", "D")
     for seat, row in enumerate(table_rows(drawn.split("\n"), final)):
         assert " + ".join(str(points[(final.dealer + seat) % 5]) for points in final.history) in row
     bots = ("you", "greedy bot 1", "random bot 2", "greedy bot 3", "random bot 4")

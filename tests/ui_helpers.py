@@ -7,7 +7,7 @@ import random
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -22,6 +22,9 @@ from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
 from p2pfish.ui.app import GameApp
 from p2pfish.uiplay import TableController
+
+if TYPE_CHECKING:
+    from p2pfish.ui.kit import GameUi
 
 
 class Phased(Protocol):
@@ -175,6 +178,31 @@ class Recorder(Generic[S, V]):
             for moment in each.moments:
                 if phase is None or moment.view.phase == phase:
                     yield each, moment
+
+
+def assert_start_and_end_boards(
+    rules: GameRules[S, V],
+    kit: "GameUi",
+    each: Game[S, V],
+    role: str,
+    mark: str,
+) -> tuple[str, V]:
+    """Before the first draw the board says the first `role` is being drawn and marks nobody with `mark`;
+    at the end it names the rounds played and the leaders of `each`, a finished game of at least 3 seats.
+    Returns the final board of seat 2 and its view."""
+    names = each.names[:3]
+    view = rules.view(rules.new_game(3, {}), 1, {})
+    drawn = text(kit.board(view, names, None, True))
+    assert f"Drawing the first {role}" in drawn and f" {mark} " not in drawn
+    assert f"first {role}" in text(kit.status(view, names))
+    final: Any = each.final[2]
+    assert final.phase == "over"
+    drawn = text(kit.board(final, each.names, None, False))
+    assert drawn.startswith(f"Game over after {final.rounds} rounds")
+    best = max(each.outcome.scores)
+    leaders = ", ".join(each.names[seat] for seat in each.outcome.winners)
+    assert drawn.split("\n")[1] == f"Highest total, {best} points: {leaders}"
+    return drawn, final
 
 
 # --- the app against bots ------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -151,6 +151,24 @@ def play(
     played.outcome, played.final = play_game(rules, players, played.options, bots, rng, on_step=hook)
     played.known = before
     return played
+
+
+class Witness(Protocol):
+    """A bot that checks something of every choice it makes, and counts them."""
+
+    decisions: int
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+
+
+def witnessed_decisions(rules: AnyRules, players: int, seed: int, witness: Callable[[int], Witness]) -> int:
+    """Two games at `players` seats, seat s played by witness(s), drawing chance from `seed`: the decisions
+    the witnesses checked."""
+    rng = random.Random(seed)
+    witnesses = [witness(seat) for seat in range(players)]
+    for _ in range(2):
+        play_game(rules, players, {}, witnesses, rng)
+    return sum(w.decisions for w in witnesses)
 
 
 def strings_of(value: object) -> set[str]:

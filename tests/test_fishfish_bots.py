@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from conformance_helpers import witnessed_decisions
 
 from p2pfish.core.actions import Action, Commit
 from p2pfish.games.fishfish.greedy import GreedyFishFish
@@ -64,11 +65,7 @@ class Witness:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_greedy_fish_never_reads_the_fishermans_cards(players: int) -> None:
-    rng = random.Random(20 + players)
-    witnesses = [Witness(seat) for seat in range(players)]
-    for _ in range(2):
-        play_game(RULES, players, {}, witnesses, rng)
-    assert sum(w.decisions for w in witnesses) > 20
+    assert witnessed_decisions(RULES, players, 20 + players, Witness) > 20
 
 
 class Honest:

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from conformance_helpers import witnessed_decisions
 
 from p2pfish.core.actions import Action
 from p2pfish.games.kunayala.greedy import GreedyKunaYala
 from p2pfish.games.kunayala.rules import FISH_COLOURS, View
 from p2pfish.games.registry import get_rules
-from p2pfish.selfplay import play_game
 
 RULES = get_rules("kunayala")
 
@@ -52,8 +52,4 @@ class Witness:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_greedy_never_reads_the_other_colours(players: int) -> None:
-    rng = random.Random(10 + players)
-    witnesses = [Witness(seat) for seat in range(players)]
-    for _ in range(2):
-        play_game(RULES, players, {}, witnesses, rng)
-    assert sum(w.decisions for w in witnesses) > 100
+    assert witnessed_decisions(RULES, players, 10 + players, Witness) > 100

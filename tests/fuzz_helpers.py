@@ -23,17 +23,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance_helpers import random_table
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from session_helpers import Snapshot, snapshot
 
-from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Commit, SecretChoice
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
 from p2pfish.session.envelope import MAX_DEPTH, MAX_MESSAGE_BYTES, canonical, open_envelope
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import Applied, Session
+from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 
 # --- example counts ----------------------------------------------------------------------------------
@@ -450,29 +451,9 @@ def clone(session: Session) -> Session:
     return copy.deepcopy(session, {id(obj): obj for obj in shared})
 
 
-@dataclass(frozen=True)
-class HonestView:
-    """What a bad message must not change: the game as the victim has applied it."""
-
-    state: Any
-    log: tuple[Applied, ...]
-    turn: int
-    log_hash: bytes
-    commitments: tuple[tuple[tuple[int, str], bytes], ...]
-    opened: tuple[tuple[tuple[int, str], Any], ...]
-    finished: bool
-
-
-def honest_view(session: Session) -> HonestView:
-    return HonestView(
-        session.state,
-        tuple(session.log),
-        session.turn,
-        session.log_hash,
-        tuple(sorted(session.commitments.items())),
-        tuple(sorted(session.opened.items(), key=lambda kv: kv[0])),
-        session.finished,
-    )
+HonestView = Snapshot
+"""What a bad message must not change: the game as the victim has applied it."""
+honest_view = snapshot
 
 
 def wire_view(session: Session) -> tuple[Any, ...]:
@@ -634,9 +615,7 @@ def _points(game: str, seed: int) -> tuple[Point, ...] | None:
     signing the log, seen by the first seat to get there)."""
     players = GAMES[game]
     ids = signers(players)
-    setup = GameSetup.create(game, {}, tuple(i.public_bytes for i in ids), tuple(f"p{s}" for s in range(players)))
-    rng = random.Random(seed)
-    table = MemoryTable(setup, ids, [RandomBot(rng)] * players, rng=random.Random(seed))
+    table = random_table(game, players, seed)
     rules = get_rules(game)
     everyone = tuple(range(players))
 

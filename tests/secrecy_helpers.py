@@ -4,11 +4,13 @@ order everything the peer holds: its own secrets and every message it received."
 import json
 import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
 
-from p2pfish.core.wire import Scalar
+from p2pfish.core.wire import Json, Scalar
 from p2pfish.crypto.commitment import check_opening
 from p2pfish.crypto.encoding import encode_scalar
 from p2pfish.session.envelope import open_envelope
+from p2pfish.tools.match import MatchTable
 
 
 class CommitmentWatch:
@@ -75,3 +77,18 @@ def strings(value: object) -> list[str]:
     if isinstance(value, list):
         return [s for item in value for s in strings(item)]
     return []
+
+
+def finished_match(
+    game: str, players: int, kinds: Sequence[str], seed: int, folder: Path, *, timeout_s: float
+) -> tuple[MatchTable, list[dict[str, Json]]]:
+    """A match of real peer processes played to its end in `folder`, and every peer's result."""
+    table = MatchTable(game, players, list(kinds), seed, folder)
+    table.start()
+    try:
+        results = table.results(timeout_s)
+    finally:
+        table.stop_all()
+    finished = [r for r in results if r is not None and r["finished"]]
+    assert len(finished) == players, results
+    return table, finished

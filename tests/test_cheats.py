@@ -3,11 +3,9 @@ real sessions in memory: every honest peer stops the game naming the cheat, with
 withheld reveal: once its timeout has passed), and what each honest peer logged still verifies up to the
 cheat. The same cheats over the network: tests/test_net_cheats.py and scripts/cheat-matrix."""
 
-import random
-
 import pytest
+from conformance_helpers import random_table
 
-from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
@@ -16,7 +14,6 @@ from p2pfish.session.audit import audit
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import DROP_AFTER_S, Session
-from p2pfish.session.setup import GameSetup
 from p2pfish.tools.cheats import (
     DECK_GAMES,
     DECK_KINDS,
@@ -39,13 +36,10 @@ CASES = [(game, kind) for game in GAMES for kind in SESSION_KINDS if kind not in
 
 def cheat_table(game: str, kind: str, players: int = 3, seed: int = 1) -> MemoryTable:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
-    roster = tuple(s.public_bytes for s in signers)
-    setup = GameSetup.create(game, {}, roster, tuple(f"p{s}" for s in range(players)))
-    rng = random.Random(seed)
-    table = MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed))
+    table = random_table(game, players, seed)
     cheat = Cheat(CHEAT, kind)
     table.sessions = [
-        make_session(cheat, setup, seat, signer, table.stores[seat]) for seat, signer in enumerate(signers)
+        make_session(cheat, table.setup, seat, signer, table.stores[seat]) for seat, signer in enumerate(signers)
     ]
     return table
 

@@ -1,5 +1,5 @@
-"""The Fish Fish bots: only legal actions, no peeking at the Fisherman's cards, reading his habits, bluffing,
-and greedy beats random clearly."""
+"""The Fish Fish bots: no peeking at the Fisherman's cards, reading his habits, bluffing. (Their legal
+choices: tests/test_conformance.py; greedy beating random: tests/test_bots.py.)"""
 
 import copy
 import random
@@ -8,31 +8,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from conformance_helpers import witnessed_decisions
 
 from p2pfish.core.actions import Action, Commit
 from p2pfish.games.fishfish.greedy import GreedyFishFish
 from p2pfish.games.fishfish.rules import BAITS, BREDOUILLE, BUTIN_SLOTS, PRISE, Bait, Bet, Cast, View
 from p2pfish.games.registry import get_rules, make_bot
-from p2pfish.selfplay import Step, play_game, selfplay
+from p2pfish.selfplay import Step, play_game
 
 RULES = get_rules("fishfish")
-
-
-@pytest.mark.parametrize("kinds", [("greedy",), ("greedy", "random")])
-@pytest.mark.parametrize("players", range(2, 9))
-def test_bots_only_choose_legal_actions(kinds: tuple[str, ...], players: int) -> None:
-    rng = random.Random(players)
-    bots = [make_bot(kinds[seat % len(kinds)], RULES.id, random.Random(seat)) for seat in range(players)]
-    made: Counter[str] = Counter()
-
-    def check(step: Step) -> None:
-        if step.seat is not None:
-            assert step.choice in RULES.legal_actions(step.before, step.seat, step.known[step.seat])
-            made[type(step.choice).__name__] += 1
-
-    for _ in range(2):
-        play_game(RULES, players, {}, bots, rng, on_step=check)
-    assert made["Bait"] >= 2 * players and made["Cast"] >= 2 * players and made["Bet"] >= 2 * players
 
 
 def test_make_bot_gives_the_greedy_fishfish_bot() -> None:
@@ -81,11 +65,7 @@ class Witness:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_greedy_fish_never_reads_the_fishermans_cards(players: int) -> None:
-    rng = random.Random(20 + players)
-    witnesses = [Witness(seat) for seat in range(players)]
-    for _ in range(2):
-        play_game(RULES, players, {}, witnesses, rng)
-    assert sum(w.decisions for w in witnesses) > 20
+    assert witnessed_decisions(RULES, players, 20 + players, Witness) > 20
 
 
 class Honest:
@@ -159,23 +139,3 @@ def test_greedy_fisherman_bluffs() -> None:
         under = cards[(bait, PRISE)] + cards[(bait, BREDOUILLE)]
         assert min(cards[(bait, PRISE)], cards[(bait, BREDOUILLE)]) >= 0.1 * under, cards
     assert len(openings) == len(BUTIN_SLOTS) and max(openings.values()) <= 0.6 * openings.total(), openings
-
-
-def test_greedy_beats_random_heads_up() -> None:
-    result = selfplay(RULES, 2, 300, seed=1, kinds=["greedy", "random"], options={})
-    assert result.wins[0] >= 0.75 * result.games
-    assert result.mean_score[0] > result.mean_score[1] + 15
-
-
-def test_greedy_beats_random_at_a_full_table() -> None:
-    result = selfplay(RULES, 4, 200, seed=2, kinds=["random", "greedy"], options={})
-    greedy_wins = result.wins[1] + result.wins[3]
-    random_wins = result.wins[0] + result.wins[2]
-    assert greedy_wins >= 3 * random_wins
-    assert min(result.mean_score[1], result.mean_score[3]) > max(result.mean_score[0], result.mean_score[2]) + 15
-
-
-def test_one_greedy_beats_three_randoms() -> None:
-    result = selfplay(RULES, 4, 200, seed=3, kinds=["greedy", "random", "random", "random"], options={})
-    assert result.wins[0] >= 0.6 * result.games
-    assert result.mean_score[0] > max(result.mean_score[1:]) + 20

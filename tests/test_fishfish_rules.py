@@ -5,7 +5,6 @@ cards the way a driver does: the value goes into his own knowledge, a Commit (wi
 into the log. Seats sit clockwise: the left of seat s is seat s+1.
 """
 
-import copy
 import hashlib
 import json
 import random
@@ -13,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from conformance_helpers import illegal_checker
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
@@ -103,15 +103,7 @@ class Table:
         return RULES.view(self.state, seat, self.known[seat])
 
 
-def expect_illegal(state: State, seat: int | None, action: Action) -> IllegalAction:
-    """The action is refused with IllegalAction naming `seat`, and the state is left as it was."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as info:
-        RULES.apply(state, seat, action)
-    assert info.value.seat == seat
-    assert info.value.reason
-    assert state == before
-    return info.value
+expect_illegal = illegal_checker(RULES)
 
 
 def tiles_in_play(state: State) -> int:
@@ -130,12 +122,6 @@ def opened_values(table: Table) -> dict[tuple[int, str], Scalar]:
 def test_registered_with_its_id_title_and_player_range() -> None:
     assert get_rules("fishfish") is RULES
     assert (RULES.id, RULES.title, RULES.min_players, RULES.max_players) == ("fishfish", "Fish Fish", 2, 8)
-
-
-@pytest.mark.parametrize("players", [1, 9])
-def test_player_count_outside_2_to_8_is_malformed(players: int) -> None:
-    with pytest.raises(MalformedInput):
-        RULES.new_game(players, {})
 
 
 @pytest.mark.parametrize("options", [{"start": "4"}, {"start": "-1"}, {"start": "x"}, {"rounds": "3"}])

@@ -5,16 +5,16 @@ pond is exact. Ponds are drawn as pictures seen from the south shore: the first 
 (a3 b3 c3), the last line the south row (a1 b1 c1); F = fish, S = stone, W = water.
 """
 
-import copy
 import hashlib
 import json
 from collections import Counter
 from typing import Any
 
 import pytest
+from conformance_helpers import illegal_checker
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
-from p2pfish.core.errors import IllegalAction, MalformedInput
+from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.games.fishnstones.rules import (
     COLUMNS,
@@ -28,6 +28,7 @@ from p2pfish.games.fishnstones.rules import (
     State,
     cat_purpose,
 )
+from p2pfish.games.registry import get_rules
 
 ITEM = {"F": "fish", "S": "stone", "W": "water"}
 ALL_SPOTS = tuple(f"{col}{row}" for row in "123" for col in "abc")
@@ -68,15 +69,7 @@ def digest(seat: int, purpose: str, column: int) -> bytes:
     return hashlib.sha256(f"test/{seat}/{purpose}/{column}".encode()).digest()
 
 
-def expect_illegal(state: State, seat: int | None, action: Action) -> IllegalAction:
-    """The action is refused with IllegalAction naming `seat`, and the state is left as it was."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as info:
-        RULES.apply(state, seat, action)
-    assert info.value.seat == seat
-    assert info.value.reason
-    assert state == before
-    return info.value
+expect_illegal = illegal_checker(RULES)
 
 
 class Table:
@@ -1370,8 +1363,6 @@ def test_bad_start_option_is_malformed(players: int, start: str) -> None:
         RULES.new_game(players, {"start": start})
 
 
-@pytest.mark.parametrize("players", [-1, 0, 1, 5, 8])
-def test_player_count_outside_2_to_4_is_malformed(players: int) -> None:
-    with pytest.raises(MalformedInput):
-        RULES.new_game(players, {})
-    assert (RULES.min_players, RULES.max_players) == (2, 4)
+def test_registered_with_its_id_title_and_player_range() -> None:
+    assert get_rules("fishnstones") is RULES
+    assert (RULES.id, RULES.title, RULES.min_players, RULES.max_players) == ("fishnstones", "Fish'n'Stones", 2, 4)

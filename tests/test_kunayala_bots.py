@@ -1,36 +1,19 @@
-"""The Kuna Yala bots: only legal actions, no peeking at other seats' colours, and greedy beats random clearly."""
+"""The Kuna Yala bots: no peeking at other seats' colours. (Their legal choices: tests/test_conformance.py;
+greedy beating random: tests/test_bots.py.)"""
 
 import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from conformance_helpers import witnessed_decisions
 
 from p2pfish.core.actions import Action
 from p2pfish.games.kunayala.greedy import GreedyKunaYala
 from p2pfish.games.kunayala.rules import FISH_COLOURS, View
-from p2pfish.games.registry import get_rules, make_bot
-from p2pfish.selfplay import Step, play_game, selfplay
+from p2pfish.games.registry import get_rules
 
 RULES = get_rules("kunayala")
-
-
-@pytest.mark.parametrize("kinds", [("greedy",), ("greedy", "random")])
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_bots_only_choose_legal_actions(kinds: tuple[str, ...], players: int) -> None:
-    rng = random.Random(players)
-    bots = [make_bot(kinds[seat % len(kinds)], RULES.id, random.Random(seat)) for seat in range(players)]
-    choices = 0
-
-    def check(step: Step) -> None:
-        nonlocal choices
-        if step.seat is not None:
-            assert step.choice in RULES.legal_actions(step.before, step.seat, step.known[step.seat])
-            choices += 1
-
-    for _ in range(3):
-        play_game(RULES, players, {}, bots, rng, on_step=check)
-    assert choices > 100
 
 
 class BlindView(View):
@@ -69,28 +52,4 @@ class Witness:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_greedy_never_reads_the_other_colours(players: int) -> None:
-    rng = random.Random(10 + players)
-    witnesses = [Witness(seat) for seat in range(players)]
-    for _ in range(2):
-        play_game(RULES, players, {}, witnesses, rng)
-    assert sum(w.decisions for w in witnesses) > 100
-
-
-def test_greedy_beats_random_heads_up() -> None:
-    result = selfplay(RULES, 2, 200, seed=1, kinds=["greedy", "random"], options={})
-    assert result.wins[0] >= 0.85 * result.games
-    assert result.mean_score[0] > result.mean_score[1] + 8
-
-
-def test_greedy_beats_two_randoms() -> None:
-    result = selfplay(RULES, 3, 120, seed=2, kinds=["greedy", "random", "random"], options={})
-    assert result.wins[0] >= 0.7 * result.games
-    assert result.mean_score[0] > max(result.mean_score[1:]) + 6
-
-
-def test_greedy_beats_random_at_a_full_table() -> None:
-    result = selfplay(RULES, 4, 150, seed=3, kinds=["random", "greedy"], options={})
-    greedy_wins = result.wins[1] + result.wins[3]
-    random_wins = result.wins[0] + result.wins[2]
-    assert greedy_wins >= 5 * random_wins
-    assert min(result.mean_score[1], result.mean_score[3]) > max(result.mean_score[0], result.mean_score[2]) + 3
+    assert witnessed_decisions(RULES, players, 10 + players, Witness) > 100

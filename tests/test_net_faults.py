@@ -20,11 +20,11 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conformance_helpers import wait_for
 from conftest import STEP_TIMEOUT_S, VETH, RoutedHosts
 
 from p2pfish.net.lobby import new_join_code
@@ -101,15 +101,6 @@ def find_iptables(namespace: str, table: str, chain: str, *rule: str) -> Iptable
         f"no iptables can add `-t {table} -A {chain} {' '.join(rule)}` in a network namespace (the Debian "
         f"package iptables; .ci/run installs it): {'; '.join(reasons)}"
     )
-
-
-def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def stored_messages(store: Path) -> int:

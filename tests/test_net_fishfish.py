@@ -1,31 +1,17 @@
-"""Fish Fish over the network: a match for every table size from 2 to 8, and no peer able to learn
-an unopened Pêche card before the end — checked in each peer's store and everything it received."""
+"""Fish Fish over the network (its matches at every table size: tests/test_net_play.py): no peer able
+to learn an unopened Pêche card before the end — checked in each peer's store and everything it received."""
 
 from pathlib import Path
 
-import pytest
-from secrecy_helpers import watch_store
+from secrecy_helpers import finished_match, watch_store
 
 from p2pfish.core.wire import str_field
 from p2pfish.session.audit import read_setup
 from p2pfish.session.envelope import open_envelope
-from p2pfish.tools.match import MatchTable, run_match
-
-
-@pytest.mark.parametrize("players", range(2, 9))
-def test_a_fishfish_match_finishes_agreed_and_verified(players: int) -> None:
-    result = run_match("fishfish", players, ["random"], seed=players, timeout_s=120)
-    assert result.ok, result
 
 
 def test_no_peer_can_open_a_closed_peche_card_before_the_end(tmp_path: Path) -> None:
-    table = MatchTable("fishfish", 2, ["random"], 4, tmp_path)
-    table.start()
-    try:
-        results = [peer.result(90) for peer in table.peers]
-    finally:
-        table.stop_all()
-    assert all(r is not None and r["finished"] for r in results)
+    table, results = finished_match("fishfish", 2, ["random"], 4, tmp_path, timeout_s=90)
     lines = table.transcripts[0].read_bytes().splitlines()
     setup = read_setup(lines[0])
     committed: set[str] = set()

@@ -1,5 +1,5 @@
-"""King Fish over the network: a match for every table size from 2 to 5, and no peer able to decrypt a
-card it was not dealt or shown — checked, message by message, against every deck key of every seat (read
+"""King Fish over the network (its matches at every table size: tests/test_net_play.py): no peer able to
+decrypt a card it was not dealt or shown — checked, message by message, against every deck key of every seat (read
 from the seats' own stores, since no key is ever released at the end), in each peer's store and in
 everything it received."""
 
@@ -8,8 +8,7 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
-from secrecy_helpers import strings
+from secrecy_helpers import finished_match, strings
 
 from p2pfish.core.actions import Dealt, RevealCard
 from p2pfish.games.kingfish.rules import PlayLine
@@ -17,16 +16,9 @@ from p2pfish.session.audit import read_setup
 from p2pfish.session.envelope import open_envelope
 from p2pfish.session.session import Session
 from p2pfish.session.store import MemoryStore
-from p2pfish.tools.match import MatchTable, run_match
 
 Card = tuple[str, int]
 """(deck, position)."""
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_a_kingfish_match_finishes_agreed_and_verified(players: int) -> None:
-    result = run_match("kingfish", players, ["greedy", "random"], seed=players, timeout_s=120)
-    assert result.ok, result
 
 
 class Dealing:
@@ -119,13 +111,7 @@ class Reader:
 
 def test_no_peer_can_decrypt_a_card_it_was_not_dealt_or_shown_before_the_end(tmp_path: Path) -> None:
     players = 3
-    table = MatchTable("kingfish", players, ["random"], 7, tmp_path)
-    table.start()
-    try:
-        results = [peer.result(120) for peer in table.peers]
-    finally:
-        table.stop_all()
-    assert all(r is not None and r["finished"] for r in results), results
+    table, results = finished_match("kingfish", players, ["random"], 7, tmp_path, timeout_s=120)
     lines = table.transcripts[0].read_bytes().splitlines()
     stores = {int(str(r["seat"])): str(r["store"]) for r in results if r is not None}
     dealing, keys = Dealing(lines), Keys(stores, players)

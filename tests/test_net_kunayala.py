@@ -1,31 +1,17 @@
-"""Kuna Yala over the network: matches for 2-4 players, and no peer able to learn another seat's
-colour before the end — checked in each peer's store and in everything it received."""
+"""Kuna Yala over the network (its matches at every table size: tests/test_net_play.py): no peer able to
+learn another seat's colour before the end — checked in each peer's store and in everything it received."""
 
 import json
 import sqlite3
 from pathlib import Path
 
-import pytest
-from secrecy_helpers import strings
+from secrecy_helpers import finished_match, strings
 
 from p2pfish.session.envelope import open_envelope
-from p2pfish.tools.match import MatchTable, run_match
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_kunayala_match_finishes_agreed_and_verified(players: int) -> None:
-    result = run_match("kunayala", players, ["random"], seed=players, timeout_s=90)
-    assert result.ok, result
 
 
 def test_no_peer_holds_another_seats_colour_key_before_the_end(tmp_path: Path) -> None:
-    table = MatchTable("kunayala", 3, ["random"], 5, tmp_path)
-    table.start()
-    try:
-        results = [peer.result(90) for peer in table.peers]
-    finally:
-        table.stop_all()
-    assert all(r is not None and r["finished"] for r in results)
+    _, results = finished_match("kunayala", 3, ["random"], 5, tmp_path, timeout_s=90)
     owner_keys: dict[int, str] = {}
     for result in results:
         assert result is not None

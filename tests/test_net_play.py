@@ -1,6 +1,6 @@
-"""Networked play with real processes on 127.0.0.1: whole matches, a wrong join code, a peer killed
-and resumed, a peer that goes silent, an outsider without a roster key, and the secrecy of every
-cat column in each peer's store and in everything it received."""
+"""Networked play with real processes on 127.0.0.1: whole matches of every game at every table size, a
+wrong join code, a peer killed and resumed, a peer that goes silent, an outsider without a roster key,
+and the secrecy of every cat column in each peer's store and in everything it received."""
 
 import asyncio
 import contextlib
@@ -9,28 +9,20 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import zmq
 import zmq.asyncio
-from secrecy_helpers import watch_store
+from conformance_helpers import sizes, wait_for
+from secrecy_helpers import finished_match, watch_store
 
+from p2pfish.games.game import Game
+from p2pfish.games.registry import GAMES
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.session.audit import read_setup
 from p2pfish.tools.events import int_field, parse_event, text_field
 from p2pfish.tools.match import MatchTable, PeerProcess, run_match, summarize
-
-
-def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def store_path(table: MatchTable, process: int) -> Path:
@@ -49,14 +41,18 @@ def stored_messages(path: Path) -> int:
         return 0
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_match_finishes_agreed_and_verified(players: int) -> None:
-    result = run_match("fishnstones", players, ["greedy", "random"], seed=players, timeout_s=60)
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [pytest.param(game, players, id=f"{game.id}-{players}p") for game in GAMES for players in sizes(game)],
+)
+def test_a_match_finishes_agreed_and_verified(game: Game, players: int) -> None:
+    """Every game of the registry at every table size, between greedy and random peers."""
+    result = run_match(game.id, players, ["greedy", "random"], seed=players, timeout_s=120)
     assert result.ok, result
     assert result.outcome is not None
     scores = result.outcome["scores"]
     assert isinstance(scores, list) and len(scores) == players
-    assert result.messages > 20 * players
+    assert result.messages > game.shortest_game.get(players, 20 * players)
     assert all(os.stat(path).st_mode & 0o777 == 0o600 for path in result.transcripts)
 
 
@@ -153,13 +149,7 @@ def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None
 
 
 def test_no_store_or_received_message_opens_another_seats_cat_before_its_reveal(tmp_path: Path) -> None:
-    table = MatchTable("fishnstones", 3, ["random"], 11, tmp_path)
-    table.start()
-    try:
-        results = [peer.result(60) for peer in table.peers]
-    finally:
-        table.stop_all()
-    assert all(r is not None and r["finished"] for r in results)
+    table, results = finished_match("fishnstones", 3, ["random"], 11, tmp_path, timeout_s=60)
     setup = read_setup(table.transcripts[0].read_bytes().splitlines()[0])
     for result in results:
         assert result is not None and isinstance(result["seat"], int)

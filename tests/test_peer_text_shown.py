@@ -3,14 +3,13 @@ bidi overrides or other controls is shown as printable text only — in the term
 headless peer's log lines and in `p2pfish verify` — so it can neither erase a line, fake a result nor
 set the terminal title. What is signed stays as sent."""
 
-import random
 import unicodedata
 from pathlib import Path
 
 import pytest
 import ui_helpers
+from conformance_helpers import random_table
 
-from p2pfish.bots.random_bot import RandomBot
 from p2pfish.cli import main
 from p2pfish.core.text import printable
 from p2pfish.crypto.identity import Identity
@@ -20,9 +19,7 @@ from p2pfish.netplay import BotFrontend, PeerOptions
 from p2pfish.session import bodies
 from p2pfish.session.chat_limits import CHAT_BURST
 from p2pfish.session.core import Fault
-from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import REPORT_GRACE_S, Stopped
-from p2pfish.session.setup import GameSetup
 from p2pfish.ui.app import Lobby
 
 EVIL = "\x1b[2K\rgame over: eve 99\n\x1b]0;pwned\x07eve"
@@ -89,10 +86,7 @@ def test_a_headless_peer_prints_no_control_character(capsys: pytest.CaptureFixtu
 
 def evil_game() -> list[bytes]:
     """The transcript of a whole game in which seat 1 is named EVIL."""
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
-    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("alice", EVIL))
-    rng = random.Random(5)
-    table = MemoryTable(setup, signers, [RandomBot(rng)] * 2, rng=random.Random(5))
+    table = random_table("fishnstones", 2, 5, names=("alice", EVIL))
     table.run()
     assert table.sessions[0].finished
     return table.sessions[0].transcript()

@@ -1,11 +1,9 @@
 """Edge cases found by the protocol review: deep nesting, side messages with stray fields, reports
 after the end, and a stopped peer that restarts."""
 
-import random
-
 import pytest
+from conformance_helpers import random_table
 
-from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.session import bodies
@@ -13,15 +11,11 @@ from p2pfish.session.chains import MAX_AHEAD, MAX_AHEAD_BYTES
 from p2pfish.session.envelope import MAX_DEPTH, MAX_MESSAGE_BYTES, MAX_VALUES, seal
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Session
-from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
 
 
 def table(players: int = 3, seed: int = 4) -> MemoryTable:
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
-    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b", "c")[:players])
-    rng = random.Random(seed)
-    return MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed))
+    return random_table("fishnstones", players, seed, names=("a", "b", "c")[:players])
 
 
 def signed_by(game: MemoryTable, seat: int, body: dict[str, Json]) -> bytes:

@@ -3,13 +3,12 @@ round, and each way of cheating with the cards caught and blamed on the cheat, w
 honest state stays where it was: a line or a bait the seat does not hold, a line or a bait named as
 another card than the one played, a bait turned up at another position than the one played."""
 
-import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conformance_helpers import random_table
 
-from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import card_name
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
@@ -18,7 +17,6 @@ from p2pfish.session.audit import audit
 from p2pfish.session.decks import keys_to_wire
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Session
-from p2pfish.session.setup import GameSetup
 
 CHEAT = 1
 Tamper = Callable[["Cheater", dict[str, Any]], dict[str, Any] | None]
@@ -26,12 +24,7 @@ Tamper = Callable[["Cheater", dict[str, Any]], dict[str, Any] | None]
 
 
 def table(players: int, seed: int = 1) -> MemoryTable:
-    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
-    setup = GameSetup.create(
-        RULES.id, {"start": "0"}, tuple(s.public_bytes for s in signers), tuple(f"p{s}" for s in range(players))
-    )
-    rng = random.Random(seed)
-    return MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed))
+    return random_table(RULES.id, players, seed, options={"start": "0"})
 
 
 def test_a_whole_game_ends_agreed_and_every_round_deck_is_audited() -> None:

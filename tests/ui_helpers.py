@@ -7,8 +7,9 @@ import random
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -22,6 +23,9 @@ from p2pfish.session.setup import GameSetup
 from p2pfish.ui.app import GameApp
 from p2pfish.uiplay import TableController
 
+if TYPE_CHECKING:
+    from p2pfish.ui.kit import GameUi
+
 
 class Phased(Protocol):
     @property
@@ -32,6 +36,29 @@ S = TypeVar("S")
 V = TypeVar("V", bound=Phased)
 
 TIMEOUT_S = 10.0
+WIDTH = 66
+"""The width of a board: the app's board pane."""
+
+
+def text(parts: StyleAndTextTuples) -> str:
+    return "".join(fragment[1] for fragment in parts)
+
+
+def styles(parts: StyleAndTextTuples) -> set[str]:
+    return {fragment[0] for fragment in parts}
+
+
+def assert_fits(parts: StyleAndTextTuples, rows: int, width: int = WIDTH) -> None:
+    lines = text(parts).split("\n")
+    assert len(lines) <= rows, text(parts)
+    assert all(len(line) <= width for line in lines), [line for line in lines if len(line) > width]
+
+
+def assert_refusals(found: dict[str, str], expected: dict[str, str]) -> None:
+    """Every case of `expected` showed in some position (`found`: case -> the refusal), in those words."""
+    for key, words in expected.items():
+        assert key in found, f"no position showed the {key} case"
+        assert words in found[key], (key, found[key])
 
 
 async def until(condition: Callable[[], bool], what: str) -> None:
@@ -124,12 +151,58 @@ class Recorder(Generic[S, V]):
         for players, seed in self.seeds:
             yield self.game(players, seed)
 
+    def find(
+        self, phase: str, check: Callable[[Moment[S, V]], bool] = lambda m: True
+    ) -> tuple[Game[S, V], Moment[S, V]]:
+        """The first recorded decision in `phase` that passes `check`."""
+        return next((g, m) for g, m in self.moments(phase) if check(m))
+
+    def refusal(
+        self,
+        parse: Callable[[str, V, Sequence[Action], tuple[str, ...]], Action | str],
+        moment: Moment[S, V],
+        typed: str,
+        legal: list[Action] | None = None,
+        seat: int | None = None,
+    ) -> str:
+        """What `parse` says to `typed` at `moment` (by the acting seat unless `seat`): a refusal, or the test fails."""
+        view = moment.views[moment.seat if seat is None else seat]
+        players = len(moment.views)
+        result = parse(typed, view, list(moment.legal) if legal is None else legal, self.names[:players])
+        assert isinstance(result, str), f"{typed!r} was read as {result}"
+        return result
+
     def moments(self, phase: str | None = None) -> Iterator[tuple[Game[S, V], Moment[S, V]]]:
         """Every recorded decision, or those whose acting seat's view is in `phase`."""
         for each in self.games():
             for moment in each.moments:
                 if phase is None or moment.view.phase == phase:
                     yield each, moment
+
+
+def assert_start_and_end_boards(
+    rules: GameRules[S, V],
+    kit: "GameUi",
+    each: Game[S, V],
+    role: str,
+    mark: str,
+) -> tuple[str, V]:
+    """Before the first draw the board says the first `role` is being drawn and marks nobody with `mark`;
+    at the end it names the rounds played and the leaders of `each`, a finished game of at least 3 seats.
+    Returns the final board of seat 2 and its view."""
+    names = each.names[:3]
+    view = rules.view(rules.new_game(3, {}), 1, {})
+    drawn = text(kit.board(view, names, None, True))
+    assert f"Drawing the first {role}" in drawn and f" {mark} " not in drawn
+    assert f"first {role}" in text(kit.status(view, names))
+    final: Any = each.final[2]
+    assert final.phase == "over"
+    drawn = text(kit.board(final, each.names, None, False))
+    assert drawn.startswith(f"Game over after {final.rounds} rounds")
+    best = max(each.outcome.scores)
+    leaders = ", ".join(each.names[seat] for seat in each.outcome.winners)
+    assert drawn.split("\n")[1] == f"Highest total, {best} points: {leaders}"
+    return drawn, final
 
 
 # --- the app against bots ------------------------------------------------------------------------

@@ -58,7 +58,11 @@ def describe(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
 
 
 def parse(text: str, view: View, legal: Sequence[Action], names: tuple[str, ...] = ()) -> Action | str:
-    """The legal action `text` names, or a message saying why it is not one."""
+    """The legal action `text` names (a command, or a move's description typed back), or a message saying
+    why it is not one."""
+    described = [action for action in legal if describe(action, view, names).lower() == text.strip().lower()]
+    if described:
+        return described[0]
     parts = text.lower().replace(",", " ").split()
     if not parts:
         return NO_COMMAND

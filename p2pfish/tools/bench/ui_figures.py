@@ -13,6 +13,7 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import kit_for, make_bot
+from p2pfish.session.envelope import open_envelope
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
 from p2pfish.ui.app import GameApp
@@ -75,7 +76,9 @@ async def _keypresses() -> float:
 
 
 async def _chatter(table: MemoryTable, controller: TableController) -> None:
-    """Two peers talking all the time: each message is signed, received and shown by this seat."""
+    """Two peers talking all the time: each message is signed, received and shown by this seat. Once their
+    chat budget (PROTOCOL §6.8) is spent, each tick has this seat read and verify a signed chat of theirs
+    and show it, which is what a chat costs the receiver."""
     count = 0
     while True:
         for seat in (1, 2):
@@ -83,7 +86,21 @@ async def _chatter(table: MemoryTable, controller: TableController) -> None:
             table.collect(table.sessions[seat])
         while table.deliver_next():
             pass
-        for event in controller.session.take_events():
+        events = controller.session.take_events()
+        for event in events:
             controller.app.log(str(event)[:60], "chat")
+        if not events:
+            _receive_again(controller)
         count += 1
         await asyncio.sleep(CHATTER_EVERY_S)
+
+
+def _receive_again(controller: TableController) -> None:
+    """Read, verify and show once more the last chat this seat accepted."""
+    session = controller.session
+    chats = [raw for raw in session.accepted if open_envelope(raw).kind == "chat"]
+    if not chats:
+        return
+    envelope = open_envelope(chats[-1])
+    if envelope.signature_valid(session.setup.roster[envelope.seat]):
+        controller.app.log(f"chat from seat {envelope.seat}"[:60], "chat")

@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import getpass
 import json
+import math
 import os
 import resource
 import sqlite3
@@ -116,7 +117,7 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
 
     if args.bot is not None and args.bot not in BOT_KINDS:
         raise UsageError(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
-    if args.timeout <= 0:
+    if not 0 < args.timeout < math.inf:
         raise UsageError("--timeout must be a positive number of seconds")
     if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
         raise UsageError("a name is 1-40 printable characters")
@@ -174,7 +175,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from p2pfish.netplay import join_game, run, zmq_context
 
-    if args.wait <= 0:
+    if not 0 < args.wait < math.inf:
         raise UsageError("--wait must be a positive number of seconds")
     options = _peer_options(args)
     front = _front(args, options)
@@ -343,13 +344,13 @@ def main(
     except sqlite3.Error as error:
         print(f"p2pfish: error: the game store failed: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""
         print(f"p2pfish: error: {error.strerror or error}{where}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 0
     except KeyboardInterrupt:
         print("p2pfish: interrupted", file=sys.stderr)
         return 130

@@ -266,6 +266,9 @@ async def host_game(
 
     try:
         table = await lobby.gather(joined, start_now=front.start_now, minimum=rules.min_players)
+    except BaseException:
+        mesh.close()
+        raise
     finally:
         lobby.close()
         if advertiser is not None:
@@ -414,7 +417,7 @@ async def resume_game(
         raise UsageError(f"no store at {store_path}")
     store = SqliteStore(path)
     record = store.load_secrets().get(MESH_RECORD)
-    if not isinstance(record, dict):
+    if not isinstance(record, dict) or not {"cards", "curve_secret", "bot", "name"} <= set(record):
         raise UsageError(f"{store_path} holds no networked game to resume")
     identity = load_or_create(options.identity_dir)
     session = options.variant.resume_session(store, identity, drop_after=options.timers.drop_after_s)

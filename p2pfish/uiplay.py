@@ -214,9 +214,12 @@ class PlayFrontend(UiFrontend):
         """Over: the bots go too. Left: they wait (10 minutes) for `p2pfish resume`."""
         await super().finished(session, node)
         if not self.app.left:
-            for process in self.processes:
-                if process.poll() is None:
-                    process.terminate()
+            self.stop_bots()
+
+    def stop_bots(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
 
 
 async def play_local(
@@ -234,7 +237,11 @@ async def play_local(
     front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)
     front.start_now = None
     with zmq_context() as context:
-        return await host_game(
-            game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
-            options=options, front=front, context=context,
-        )  # fmt: skip
+        try:
+            return await host_game(
+                game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
+                options=options, front=front, context=context,
+            )  # fmt: skip
+        except BaseException:
+            front.stop_bots()
+            raise

@@ -408,3 +408,44 @@ def test_a_peer_cut_off_from_another_gets_its_messages_through_the_third() -> No
     """Seat 0's link to seat 1 loses everything: seat 1 learns seat 0's moves from seat 2 (relays and resends).
     (Seat 1, which never hears seat 0's heartbeat, then lingers its whole linger_s.)"""
     play_over_loopback(cut=(0, 1))
+
+
+def test_a_relayed_message_of_a_player_who_left_does_not_bring_it_back() -> None:
+    """Seat 1 leaves meaning to resume; its last move, lost on its own link, reaches this peer through seat 2.
+    That shows seat 1 was alive, not that it came back: it is still waited for as long as a player who left."""
+    clock, events = [0.0], list[object]()
+    node = node_at(clock, events, players=3, drop_after=3)
+    one, two = peer(node, 1), peer(node, 2)
+    node.on_frames(2, heartbeat(node, 2))
+    node.on_frames(1, heartbeat(node, 1))
+    for raw in two.take_outbox():
+        node.on_frames(2, [MESSAGE, raw])
+    lost = one.take_outbox()
+    node.on_frames(1, [AWAY])
+    clock[0] = 1.0
+    for raw in lost:
+        node.on_frames(2, [MESSAGE, raw])
+    assert 1 in node.session.away
+    for second in range(2, 12):
+        clock[0] = float(second)
+        node.on_frames(2, heartbeat(node, 2))
+        node.beat()
+    fault = node.session.fault
+    assert 1 in node.session.away and (fault is None or fault.seat != 1), fault
+
+
+def test_a_store_failure_during_a_heartbeat_stops_the_game_without_escaping_the_run() -> None:
+    """The store can fail outside the frame loop too: when a timeout found at a heartbeat is written down. The
+    game stops (on the fault found, whose report could not be kept) and the run goes on to its end."""
+    clock, events = [0.0], list[object]()
+    node = node_at(clock, events)
+    joined(node)
+
+    def full(raw: bytes) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    node.session._store.save_message = full  # type: ignore[method-assign]
+    clock[0] = 3.5
+    node._guarded(node.beat)
+    fault = node.session.fault
+    assert fault is not None and node._over(), fault

@@ -135,18 +135,18 @@ class PeerNode:
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
         self._beat()
-        self.session.start()
+        self._guarded(self.session.start)
         for raw in self.session.own_messages():
             self.mesh.broadcast([MESSAGE, raw])
         self._after_input()
         receiver = asyncio.create_task(self._receive_forever())
         try:
             while not self._over():
-                self._beat()
+                self._guarded(self._beat)
                 await self._pause(receiver)
             deadline = self.clock() + (0 if self._leaving else self.timers.linger_s)
             while self.clock() < deadline and not self._everyone_caught_up():
-                self._beat()
+                self._guarded(self._beat)
                 await self._pause(receiver)
             if self.session.finished:
                 self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
@@ -165,12 +165,27 @@ class PeerNode:
 
     def act(self, action: Action) -> None:
         """A move made from outside (a person's; a `player`'s are made here). Raises IllegalAction."""
-        self.session.act(action)
-        self._after_input()
+
+        def move() -> None:
+            self.session.act(action)
+            self._after_input()
+
+        self._guarded(move)
 
     def chat(self, text: str) -> None:
-        self.session.chat(text)
-        self._after_input()
+        def say() -> None:
+            self.session.chat(text)
+            self._after_input()
+
+        self._guarded(say)
+
+    def _guarded(self, step: Callable[[], object]) -> None:
+        """Run a step that may store something: a failure of this peer's store stops the game the same way
+        wherever it happens (a heartbeat's tick, a move, a frame)."""
+        try:
+            step()
+        except sqlite3.Error as error:
+            self._store_failed(error)
 
     def leave(self) -> None:
         """Leave the game unfinished: tell the others this seat will be back, then stop running."""
@@ -292,7 +307,7 @@ class PeerNode:
         self.session.receive(raw, via=via)
         for author, (held, had) in enumerate(zip(self.session.have(), before, strict=True)):
             if held > had and author != self.session.seat:
-                self._heard(author)
+                self._alive(author)
 
     def _resend_missing(self, seat: int) -> None:
         """Send the peer up to RESEND_BATCH messages of each author its heartbeat shows it lacks, resend_after_s
@@ -319,11 +334,17 @@ class PeerNode:
                     self.sent += 1
 
     def _heard(self, seat: int) -> None:
-        self._last_heard[seat] = self.clock()
+        """A frame on `seat`'s own link: it is alive, here, and back if it had left or said goodbye."""
+        self._alive(seat)
         self._gone.discard(seat)
         if seat in self._away:
             self._away.discard(seat)
             self.session.set_away(seat, False)
+
+    def _alive(self, seat: int) -> None:
+        """A sign of `seat`'s life, perhaps only a message of it relayed by another peer (which says nothing of
+        whether it left meaning to come back, or said goodbye: only its own frames clear those)."""
+        self._last_heard[seat] = self.clock()
         if seat in self._silent:
             self._silent.discard(seat)
             self._tell(PeerBack(seat))

@@ -34,12 +34,12 @@ TAG_LOG = b"p2pfish/log/v1"
 CHANCE_SEAT = 0xFFFFFFFF
 SLOW_AFTER_S = 5.0
 REPORT_GRACE_S = 3.0
+"""How long a peer waits for its own proof of a fault another seat reported before it stops unproven."""
 MAX_WAITING = 256
 """How many of an author's accepted messages may wait for their turn: an honest seat is never more than a
 turn ahead of the table, and a peer that lags gets every author's missing messages at the same pace."""
 MAX_WAITING_BYTES = 4 * 1024 * 1024
 """And how many bytes of them."""
-"""How long a peer waits for its own proof of a fault another seat reported before it stops unproven."""
 DROP_AFTER_S = 60.0
 DECIDE_WITHIN_S = 600.0
 
@@ -272,8 +272,9 @@ class SessionCore:
             if message.kind == STOP:
                 bodies.check_stop(message.body)
             waiting = self.chains[message.seat].ready
-            flooded = len(waiting) > MAX_WAITING or sum(len(e.raw) for e in waiting) > MAX_WAITING_BYTES
-            if flooded and not self._restoring:
+            if not self._restoring and (
+                len(waiting) > MAX_WAITING or sum(len(e.raw) for e in waiting) > MAX_WAITING_BYTES
+            ):
                 limit = f"{MAX_WAITING} messages or {MAX_WAITING_BYTES // 2**20} MiB"
                 raise ProtocolViolation(f"sent more than {limit} ahead of the game (a flood)")
         except P2pfishError as error:

@@ -7,6 +7,7 @@ and that every transcript verifies on its own.
 
 import contextlib
 import json
+import math
 import os
 import random
 import sqlite3
@@ -366,16 +367,29 @@ def run_match(
     table = MatchTable(game, players, kinds, seed, workdir, evil_name=evil_name)
     try:
         table.start(extra=extra)
-        results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
+        if cheat is not None and cheat.kind == "escape-name":  # no seat is to be named: every peer ends
+            results = table.results(timeout_s)
+        else:
+            results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
     finally:
         table.stop_all()
     wall = time.monotonic() - started
     result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+    if cheat is not None and evil_name is not None:
+        cheat = replace(cheat, seat=seat_of_process(results, evil_name, cheat.seat))
     result = replace(result, peers=peer_reports(results, None if cheat is None else cheat.seat))
     if cheat is None:
         return result
-    output = table.honest_output(cheat.seat) if cheat.kind == "escape-name" else ""
+    output = table.honest_output(evil_name) if evil_name is not None else ""
     return replace(result, cheat=judge(cheat, players, results, output))
+
+
+def seat_of_process(results: Sequence[dict[str, Json] | None], process: int, otherwise: int) -> int:
+    """The game seat the process started `process`-th was admitted to (the host admits joiners in the order
+    they arrive, which may differ from the order they were started in)."""
+    result = results[process] if process < len(results) else None
+    seat = result.get("seat") if result is not None else None
+    return seat if isinstance(seat, int) else otherwise
 
 
 def check_match(game: str, players: int, kinds: Sequence[str], timeout_s: float) -> None:
@@ -385,7 +399,7 @@ def check_match(game: str, players: int, kinds: Sequence[str], timeout_s: float)
         rules.new_game(players, {})
         for kind in bot_kinds_for(players, kinds):
             make_bot(kind, game, random.Random())
-    if timeout_s <= 0:
+    if not 0 < timeout_s < math.inf:
         raise UsageError("the match timeout must be a positive number of seconds")
 
 

@@ -2,6 +2,7 @@
 of a game, typed. The bots and the terminal kit are loaded only when asked for, so that a process that only
 checks rules (a session, `verify`) loads neither."""
 
+import importlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -29,3 +30,18 @@ class Game:
     @property
     def id(self) -> str:
         return self.rules.id
+
+
+def game_in_folder(folder: str, rules: AnyRules, *, deals_cards: bool, shortest_game: Mapping[int, int]) -> Game:
+    """The entry of the game in package `folder` (its `__name__`): its bot is the class GREEDY of its greedy.py,
+    its terminal kit the KIT of its kit.py, each imported when first asked for."""
+
+    def greedy(rng: random.Random) -> "Player":
+        make: Callable[[random.Random], Player] = importlib.import_module(f"{folder}.greedy").GREEDY
+        return make(rng)
+
+    def ui() -> "GameUi":
+        kit: GameUi = importlib.import_module(f"{folder}.kit").KIT
+        return kit
+
+    return Game(rules=rules, greedy=greedy, ui=ui, deals_cards=deals_cards, shortest_game=shortest_game)

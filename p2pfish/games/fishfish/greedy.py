@@ -563,3 +563,7 @@ def _chance(action: Action, policy: dict[tuple[int, str], float], view: View) ->
     if isinstance(action, Cast):
         return policy.get((view.lines[-1].bait, str(action.value)), 0.0)
     return 0.0
+
+
+GREEDY: Final = GreedyFishFish
+"""This game's greedy bot, for its registry entry."""

@@ -6,7 +6,7 @@ with the best stack it could make with one bait, baits to build it, and fishes t
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from p2pfish.core.actions import Action
 from p2pfish.games.fishnstones.rules import DEFAULT_MIX, FISH, NEIGHBOURS, STONE, Bait, Cast, Fish, NoBait, View
@@ -62,3 +62,7 @@ class GreedyFishNStones:
 def _fish_value(view: View, fish: Action) -> float:
     assert isinstance(fish, Fish) and fish.spot is not None
     return stack_value(view, fish.spot)
+
+
+GREEDY: Final = GreedyFishNStones
+"""This game's greedy bot, for its registry entry."""

@@ -238,3 +238,7 @@ def _keep_value(table: Table, action: Action) -> float:
     next_chooser = (view.chooser + 1) % view.players
     prospect = max(values) if next_chooser == view.seat else sum(values) / len(values)
     return prospect + TACKLE_WORTH * card_worth(action.card)
+
+
+GREEDY: Final = GreedyKingFish
+"""This game's greedy bot, for its registry entry."""

@@ -271,3 +271,7 @@ def _discard_value(view: View, action: Action) -> float:
         discarded = card(label)
         value += -1.0 if discarded.colour == mine else DISCARD_THREAT.get(discarded.kind, 0.0)
     return value
+
+
+GREEDY: Final = GreedyKunaYala
+"""This game's greedy bot, for its registry entry."""

@@ -418,7 +418,9 @@ def test_a_stranger_churning_idle_connections_cannot_keep_a_joiner_out() -> None
         stop, opened = asyncio.Event(), list[int]()
         holders = [asyncio.ensure_future(hold(address, int(port), stop, opened)) for _ in range(2 * lobby.UNPROVEN_CAP)]
         try:
+            churning_by = time.monotonic() + 20
             while len(opened) < 4 * lobby.UNPROVEN_CAP:
+                assert time.monotonic() < churning_by, f"only {len(opened)} stranger connections opened in 20 s"
                 await asyncio.sleep(0.01)
             started = time.monotonic()
             table = await join_lobby(f"{address}:{port}", CODE, bob_card, timeout_s=20)

@@ -15,6 +15,7 @@ from typing import Any
 from conformance_helpers import applied_purely, strings_in
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from test_kunayala_rules import census
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction
@@ -206,16 +207,6 @@ def play(data: Any, setup: Setup, on_step: StepHook | None = None) -> Game:
         game.state = after
         game.log.append((seat, action))
     raise AssertionError("the game did not end")
-
-
-def census(state: State) -> Counter[str]:
-    cards: Counter[str] = Counter(state.unseen)
-    cards.update(label for label in state.face_up if label is not None)
-    cards.update(label for school in state.schools for cell in school for label in cell.pile)
-    cards.update(state.discards)
-    if state.octopus is not None:
-        cards[state.octopus] += 1
-    return cards
 
 
 # --- properties ----------------------------------------------------------------------------------

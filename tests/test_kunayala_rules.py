@@ -46,7 +46,7 @@ from p2pfish.games.kunayala.rules import (
     parse_options,
     scores,
 )
-from p2pfish.games.registry import get_rules, make_bot
+from p2pfish.games.registry import make_bot
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
 
@@ -254,11 +254,6 @@ def test_options_change_the_mix() -> None:
 def test_bad_options_are_malformed(players: int, options: dict[str, str]) -> None:
     with pytest.raises(MalformedInput):
         RULES.new_game(players, options)
-
-
-def test_registered_under_its_id() -> None:
-    assert get_rules("kunayala") is RULES
-    assert (RULES.id, RULES.title, RULES.min_players, RULES.max_players) == ("kunayala", "Kuna Yala", 2, 4)
 
 
 # --- setup ---------------------------------------------------------------------------------------

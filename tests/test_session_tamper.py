@@ -31,6 +31,7 @@ from p2pfish.core.wire import Json
 from p2pfish.games.fishnstones.rules import NEIGHBOURS, RULES, SPOTS, Bait, Cast, Fish, NoBait, column_spots
 from p2pfish.session import bodies
 from p2pfish.session.chains import MAX_AHEAD
+from p2pfish.session.core import Fault
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, canonical, open_envelope, seal
 from p2pfish.session.session import REPORT_GRACE_S, Session, Slow, Stopped
 from p2pfish.session.store import MemoryStore
@@ -89,6 +90,19 @@ def install_rewriter(net: Net, seat: int, edit: Edit, forged_index: int = 0) -> 
 def held_message(net: Net) -> bytes:
     assert len(net.held) == 1, net.held
     return net.held[0][1]
+
+
+def held_back_move(net: Net, tag: str) -> bytes:
+    """Play the game, holding back the cheater's first move tagged `tag`; that move."""
+    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == tag
+    net.start()
+    net.run()
+    return held_message(net)
+
+
+def delivered_illegal(net: Net, tag: str) -> list[Fault]:
+    """The faults every honest peer finds in the cheater's first move tagged `tag`."""
+    return deliver_bad(net, held_back_move(net, tag), via=CHEATER, blame=CHEATER, kinds=("illegal",))
 
 
 # --- bad openings ----------------------------------------------------------------------------------
@@ -453,10 +467,7 @@ def test_bait_from_a_spot_that_is_not_adjacent_is_illegal() -> None:
         return bodies.act(session.turn, Bait(target, source).to_wire())
 
     net.overrides[CHEATER] = bait_override(far_bait)
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "bait"
-    net.start()
-    net.run()
-    faults = deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("illegal",))
+    faults = delivered_illegal(net, "bait")
     assert all("next to" in fault.reason for fault in faults)
 
 
@@ -474,20 +485,14 @@ def test_fish_outside_the_revealed_column_is_illegal() -> None:
         return True
 
     net.overrides[CHEATER] = override
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "fish"
-    net.start()
-    net.run()
-    faults = deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("illegal",))
+    faults = delivered_illegal(net, "fish")
     assert all("column" in fault.reason for fault in faults)
 
 
 def test_fish_in_the_bait_phase_is_illegal() -> None:
     net = cheat_net(3, 52)
     net.overrides[CHEATER] = bait_override(lambda net, s: bodies.act(s.turn, Fish(0).to_wire()))
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "fish"
-    net.start()
-    net.run()
-    deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("illegal",))
+    delivered_illegal(net, "fish")
 
 
 def test_reveal_contradicting_an_earlier_bait_is_illegal() -> None:
@@ -508,10 +513,7 @@ def test_reveal_contradicting_an_earlier_bait_is_illegal() -> None:
         return True
 
     net.overrides[CHEATER] = override
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "reveal"
-    net.start()
-    net.run()
-    bad = held_message(net)
+    bad = held_back_move(net, "reveal")
     assert body_of(bad)["action"] == Reveal("cat/1", 1).to_wire()
     for seat in net.honest(CHEATER):  # the bait itself was accepted: the column was still secret
         assert any(entry.seat == CHEATER and isinstance(entry.action, Bait) for entry in net.sessions[seat].log)
@@ -656,10 +658,7 @@ def test_bad_body_of_an_awaited_message_is_blamed_on_its_author(name: str) -> No
 # `drop_after`, not after the players' decision time `decide_within`.
 def test_withheld_reveal_is_named_slow_then_dropped() -> None:
     net = cheat_net(3, 70, slow_after=1, drop_after=3)
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "reveal"
-    net.start()
-    net.run()
-    held_message(net)
+    held_back_move(net, "reveal")
     for seat in net.honest(CHEATER):
         session = net.sessions[seat]
         assert session.waiting_for() == (CHEATER,)

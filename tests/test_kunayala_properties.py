@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance_helpers import applied_purely, strings_in
+from conformance_helpers import applied_purely, start_options, strings_in
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_kunayala_rules import census
@@ -148,10 +148,7 @@ class Setup:
 @st.composite
 def setups(draw: Any) -> Setup:
     players = draw(st.integers(2, 4))
-    options: dict[str, str] = {}
-    start = draw(st.none() | st.integers(0, players - 1))
-    if start is not None:
-        options["start"] = str(start)
+    options = draw(start_options(players))
     if draw(st.booleans()):
         # a smaller mix, rich in sharks and octopuses: short games full of the rare cases
         options["singles"] = str(draw(st.integers(0, 2)))

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
+from p2pfish.bots.engine import DEFAULT_MOVE_S
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable
 from p2pfish.games import DEFAULT_GAME
@@ -122,12 +123,25 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
         raise UsageError("a name is 1-40 printable characters")
     _check_local_files(args)
+    _check_engine(args)
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
     variant: PeerVariant = args.variant or HONEST
     return PeerOptions(
         args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
-        args.json, timers, variant,
+        args.json, timers, variant, engine=args.engine, engine_move_s=args.engine_time,
     )  # fmt: skip
+
+
+def _check_engine(args: argparse.Namespace) -> None:
+    """--engine names a program that can be run, with a positive --engine-time; its fallback bot is --bot
+    (greedy unless given)."""
+    from p2pfish.bots.engine import engine_argv
+
+    if not 0 < args.engine_time < math.inf:
+        raise UsageError("--engine-time must be a positive number of seconds")
+    if args.engine is not None:
+        engine_argv(args.engine)
+        args.bot = args.bot or "greedy"
 
 
 def _check_local_files(args: argparse.Namespace) -> None:
@@ -278,6 +292,13 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
             help="stdout holds JSON event lines alone (lobby, started, then the result; README, Events)",
         )  # fmt: skip
         sub.add_argument("--ascii", action="store_true", help="plain ASCII and no colours in the terminal UI")
+        sub.add_argument(
+            "--engine", metavar="CMD",
+            help="play headless with this engine program (protocol/ENGINE.md); --bot is its fallback (greedy)",
+        )  # fmt: skip
+        sub.add_argument(
+            "--engine-time", type=float, default=DEFAULT_MOVE_S, metavar="S", help="the engine's seconds per move"
+        )
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")

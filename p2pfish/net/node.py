@@ -24,6 +24,7 @@ the game naming nobody, instead of getting an honest peer blamed for "a message 
 
 import asyncio
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import P2pfishError
-from p2pfish.core.player import Player
+from p2pfish.core.player import Player, thinks_long
 from p2pfish.net.transport import Transport
 from p2pfish.session import runner
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
@@ -131,6 +132,10 @@ class PeerNode:
         """Seats whose heartbeat showed this game's session id: their messages are read."""
         self._early: dict[int, list[bytes]] = {}
         self._early_bytes: dict[int, int] = {}
+        self._thinking: asyncio.Future[Action] | None = None
+        """A player that thinks long deciding on a worker thread (see _think)."""
+        self._failure: BaseException | None = None
+        """What went wrong applying such a player's move, raised by the run."""
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -152,11 +157,15 @@ class PeerNode:
                 self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
         finally:
             receiver.cancel()
+            if self._thinking is not None:
+                self._thinking.cancel()
 
     async def _pause(self, receiver: "asyncio.Task[None]") -> None:
         """Wait one heartbeat, or less if the receiver ended: it ends only by failing, and then so does the run
         (a peer whose frames go unread must not go on looking alive to the others)."""
         await asyncio.wait({receiver}, timeout=self.timers.heartbeat_s)
+        if self._failure is not None:
+            raise self._failure
         if receiver.done():
             error = receiver.exception()
             if isinstance(error, P2pfishError):
@@ -372,8 +381,41 @@ class PeerNode:
         self._after_input()
 
     def _after_input(self) -> None:
-        """Send what the session produced, report its events, and make the player's moves while they are due."""
-        runner.settle(self.session, self.player, self._send_own, self._tell)
+        """Send what the session produced, report its events, and make the player's moves while they are due (a
+        player that thinks long: ask it, on a worker thread)."""
+        if thinks_long(self.player):
+            runner.flush(self.session, self._send_own, self._tell)
+            self._think()
+        else:
+            runner.settle(self.session, self.player, self._send_own, self._tell)
+
+    def _think(self) -> None:
+        """Ask a player that thinks long for the decision due now, on a worker thread, so that heartbeats,
+        resends and frames go on meanwhile; its move is made when it comes (`_thought`)."""
+        if self._thinking is not None or self.player is None:
+            return
+        decision = self.session.decision()
+        if decision is None:
+            return
+        thinking = asyncio.ensure_future(asyncio.to_thread(self.player.choose, *decision))
+        thinking.add_done_callback(functools.partial(self._thought, self.session.turn))
+        self._thinking = thinking
+
+    def _thought(self, turn: int, thinking: "asyncio.Future[Action]") -> None:
+        """The move of a player that thinks long, made on the loop's thread if the same decision is still due
+        (the decision of a turn changes only when the game stops or ends meanwhile)."""
+        self._thinking = None
+        if thinking.cancelled():
+            return
+        try:
+            action = thinking.result()
+            if self.session.turn == turn and self.session.decision() is not None:
+                self.session.act(action)
+            self._after_input()
+        except sqlite3.Error as error:
+            self._store_failed(error)
+        except Exception as error:  # raised by the run, as a player's failure is by a player deciding at once
+            self._failure = error
 
     def _send_own(self, raw: bytes) -> None:
         """A message the session produced (its own or a relay): to every peer."""

@@ -204,8 +204,10 @@ class EnginePlayer:
         self.game, self.seat, self.move_s = game, seat, move_s
         self.fallback = fallback
         self.note = note
+        self.name: str | None = None
+        """The name the engine gave in its `ready` line, if any."""
         self.failures = 0
-        """Moves the fallback bot made because of the engine."""
+        """Moves the fallback bot made for a bad or missing answer (the engine still playing)."""
         self.gone: str | None = None
         """Why the engine no longer plays (None while it does)."""
         self._closed = False
@@ -282,8 +284,7 @@ class EnginePlayer:
                 self._give_up(str(fault))
             else:
                 self._ready = True
-                if name:
-                    self.label = f"engine {name} ({self.label.removeprefix('engine ')})"
+                self.name = name
         return self._ready
 
     def _answer(self, process: EngineProcess, deadline: float) -> Output | None:

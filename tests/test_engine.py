@@ -5,13 +5,16 @@ import json
 import random
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from p2pfish.bots.engine import EnginePlayer
-from p2pfish.bots.engine_protocol import MAX_LINE_BYTES
+from p2pfish.bots.engine_protocol import MAX_LINE_BYTES, asked
 from p2pfish.core.actions import Action
+from p2pfish.core.plain import plain
 from p2pfish.core.player import Player, PlaysBy, decision_for
 from p2pfish.games.game import Game
 from p2pfish.games.registry import GAMES, game_of
@@ -41,7 +44,7 @@ class Table:
             fallback=PlaysBy(fallback), note=self.notes.append, **engine_options,
         )  # fmt: skip
         self.engine_steps: list[tuple[list[Action], Action]] = []
-        """Each of the engine seat's decisions: its legal moves and the move played."""
+        """Each of the engine seat's decisions it was asked (not its reveals): its legal moves and the move played."""
 
     def play(self, seed: int = 3) -> None:
         rules = self.game.rules
@@ -51,7 +54,8 @@ class Table:
         def step(done: Step) -> None:
             if done.seat == ENGINE_SEAT:
                 legal = decision_for(rules, done.before, ENGINE_SEAT, done.known[ENGINE_SEAT]).legal
-                self.engine_steps.append((legal, done.choice))
+                if asked(legal):
+                    self.engine_steps.append((legal, done.choice))
 
         try:
             outcome, _ = play_game(rules, self.players, {}, bots, random.Random(seed), on_step=step)
@@ -67,6 +71,7 @@ def test_the_example_engine_plays_a_whole_game_of_each_game(game: Game) -> None:
     table.play()
     assert table.notes == [] and table.fallback_moves == 0 and table.engine.gone is None
     assert all(choice == legal[0] for legal, choice in table.engine_steps)
+    assert table.engine.requests == len(table.engine_steps)
 
 
 FISHNSTONES = game_of("fishnstones")
@@ -162,3 +167,34 @@ def test_the_engine_is_told_quit_with_the_outcome_and_sees_no_other_seats_hand(t
     assert all(f'"{label}"' in first for label in hands[ENGINE_SEAT])
     others = [label for seat, hand in enumerate(hands) if seat != ENGINE_SEAT for label in hand]
     assert others and not [label for label in others if f'"{label}"' in first]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.id)
+def test_every_seats_view_at_every_step_of_a_game_is_plain_json(game: Game) -> None:
+    rules = game.rules
+    encoded = 0
+
+    def step(done: Step) -> None:
+        nonlocal encoded
+        for seat in range(3):
+            text = json.dumps(plain(rules.view(done.after, seat, done.known[seat])))
+            assert json.loads(text)["seat"] == seat
+            encoded += 1
+
+    play_game(rules, 3, {}, [game.greedy(random.Random(seat)) for seat in range(3)], random.Random(1), on_step=step)
+    assert encoded > 30
+
+
+def test_plain_refuses_what_a_view_cannot_hold() -> None:
+    class Cell(NamedTuple):
+        x: int
+        top: str | None
+
+    @dataclass(frozen=True)
+    class Line:
+        bets: tuple[int, ...]
+        cell: Cell
+
+    assert plain(Line((1, 2), Cell(0, None))) == {"bets": [1, 2], "cell": {"x": 0, "top": None}}
+    with pytest.raises(TypeError, match="a view holds a bytes"):
+        plain((b"commitment",))

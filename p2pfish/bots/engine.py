@@ -30,6 +30,7 @@ from typing import Any, Final
 from p2pfish.bots.engine_protocol import (
     MAX_LINE_BYTES,
     EngineFault,
+    asked,
     engine_wire,
     hello,
     line,
@@ -214,7 +215,8 @@ class EnginePlayer:
         self._ready = False
         self._owed = 0
         """Answers owed to requests given up on (too late): dropped when they come."""
-        self._requests = 0
+        self.requests = 0
+        """Move requests written to the engine."""
         self._hello_deadline = time.monotonic() + hello_s
         self.process: EngineProcess | None = None
         try:
@@ -229,11 +231,13 @@ class EnginePlayer:
         self.process.send(line(hello(game, title=title, players=players, seat=seat, options=options, time_ms=time_ms)))
 
     def choose(self, view: Any, legal: list[Action]) -> Action:
+        if not asked(legal):
+            return legal[0]
         process = self.process
         if process is None or self.gone is not None or self._closed or not self._await_ready(process):
             return self.fallback.choose(view, legal)
-        self._requests += 1
-        request_id = self._requests
+        self.requests += 1
+        request_id = self.requests
         deadline = time.monotonic() + self.move_s
         try:
             request = move_request(

@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from p2pfish.core.actions import Action, SecretChoice
+from p2pfish.core.actions import Action, Reveal, RevealCard, SecretChoice
 from p2pfish.core.game import Outcome
 from p2pfish.core.plain import plain
 from p2pfish.core.text import printable
@@ -33,6 +33,12 @@ def engine_wire(action: Action) -> dict[str, Json]:
     if isinstance(action, SecretChoice):
         return {"t": "secret", "purpose": action.purpose, "value": action.value}
     return action.to_wire()
+
+
+def asked(legal: Sequence[Action]) -> bool:
+    """Whether an engine is asked this decision: not when its one legal move opens a secret of the seat's (a
+    reveal the rules call for now), which a networked peer makes by itself."""
+    return not (len(legal) == 1 and isinstance(legal[0], (Reveal, RevealCard)))
 
 
 def line(message: Mapping[str, Json]) -> bytes:

@@ -54,13 +54,20 @@ def comma_list(text: str) -> list[str]:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    from p2pfish.bots.engine import seat_engine
     from p2pfish.games.registry import get_rules
     from p2pfish.selfplay import selfplay
 
     options = _options(args.option)
+    engines = dict(seat_engine(flag) for flag in args.engine)
+    if not 0 < args.engine_time < math.inf:
+        raise UsageError("--engine-time must be a positive number of seconds")
     with usage_errors():  # bots playing in this process: only the command line can be malformed
         rules = get_rules(args.game)
-        result = selfplay(rules, args.players, args.games, seed=args.seed, kinds=comma_list(args.bots), options=options)
+        result = selfplay(
+            rules, args.players, args.games, seed=args.seed, kinds=comma_list(args.bots), options=options,
+            engines=engines, engine_move_s=args.engine_time,
+        )  # fmt: skip
     if args.json:
         print(json.dumps(result.to_wire()))
         return 0
@@ -279,6 +286,13 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument(
+        "--engine", action="append", default=[], metavar='SEAT:"CMD"',
+        help="this seat is played by an engine program (protocol/ENGINE.md), its --bots kind its fallback",
+    )  # fmt: skip
+    sp.add_argument(
+        "--engine-time", type=float, default=DEFAULT_MOVE_S, metavar="S", help="the engines' seconds per move"
+    )
 
     def peer_flags(sub: argparse.ArgumentParser, *, bot_default: str | None = None) -> None:
         sub.add_argument("--name", default=getpass.getuser()[:20] or "player", help="your name at the table")

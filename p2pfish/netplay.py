@@ -490,6 +490,8 @@ async def _run(
         "peak_rss_mb": _peak_rss_mb(),
     }  # fmt: skip
     await front.finished(session, node)
+    if isinstance(node.player, EnginePlayer):
+        result["engine"] = node.player.report()
     emit(options, "result", result)
     return 0 if session.finished else 1
 

@@ -18,6 +18,7 @@ from p2pfish.core.plain import plain
 from p2pfish.core.player import Player, PlaysBy, decision_for
 from p2pfish.games.game import Game
 from p2pfish.games.registry import GAMES, game_of
+from p2pfish.launcher import main
 from p2pfish.selfplay import Step, play_game
 
 ROOT = Path(__file__).parent.parent
@@ -198,3 +199,11 @@ def test_plain_refuses_what_a_view_cannot_hold() -> None:
     assert plain(Line((1, 2), Cell(0, None))) == {"bets": [1, 2], "cell": {"x": 0, "top": None}}
     with pytest.raises(TypeError, match="a view holds a bytes"):
         plain((b"commitment",))
+
+
+def test_selfplay_seats_an_engine_afresh_for_each_game(capfd: pytest.CaptureFixture[str]) -> None:
+    argv = ["selfplay", "fishnstones", "--players", "2", "--games", "2", "--bots", "greedy", "--json"]
+    assert main([*argv, "--engine", f"1:{FIRST_LEGAL}"]) == 0
+    out, err = capfd.readouterr()
+    assert json.loads(out)["bots"] == ["greedy", "engine"]
+    assert err.count("first_legal: playing fishnstones as seat 1") == 2, err

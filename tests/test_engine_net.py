@@ -115,6 +115,7 @@ def test_a_match_with_engines_finishes_verified_and_a_crashed_engine_is_named_in
         (["join", "127.0.0.1:9", "--code", "ABCDEF", "--engine", "true", "--engine-time", "0"], "--engine-time"),
         (["match", "fishnstones", "--players", "2", "--engine", "5:true"], "names seat 5, but the seats are 0 to 1"),
         (["match", "fishnstones", "--engine", "python3 x.py"], "--engine looks like SEAT:"),
+        (["selfplay", "fishnstones", "--players", "2", "--engine", "2:true"], "names seat 2, but the seats are 0 to 1"),
     ],
 )
 def test_a_bad_engine_flag_is_one_line_and_exit_code_2(

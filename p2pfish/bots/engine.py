@@ -44,6 +44,7 @@ from p2pfish.core.errors import UsageError
 from p2pfish.core.game import Outcome
 from p2pfish.core.player import Player
 from p2pfish.core.text import printable
+from p2pfish.core.wire import Json
 
 DEFAULT_MOVE_S: Final = 5.0
 """An engine's time for one move unless told otherwise."""
@@ -81,6 +82,22 @@ def engine_argv(command: str) -> list[str]:
     if found is None:
         raise UsageError(f"the engine command {command!r} names no program that can be run: {program!r}")
     return argv
+
+
+def seat_engine(text: str) -> tuple[int, str]:
+    """A `--engine SEAT:CMD` flag (of `selfplay` and `match`) as (seat, command)."""
+    seat, sep, command = text.partition(":")
+    if not sep or not seat.strip().isdigit() or not command.strip():
+        raise UsageError(f'--engine looks like SEAT:"COMMAND", e.g. 1:"python3 engine.py", not {text!r}')
+    return int(seat), command
+
+
+def check_seat_engines(players: int, engines: Mapping[int, str]) -> None:
+    """Every seat named is one of the table's, and every command names a program that can be run."""
+    for seat, command in engines.items():
+        if not 0 <= seat < players:
+            raise UsageError(f"--engine names seat {seat}, but the seats are 0 to {players - 1}")
+        engine_argv(command)
 
 
 class EngineProcess:
@@ -260,6 +277,15 @@ class EnginePlayer:
             return legal[read_move(answer, request_id, [engine_wire(action) for action in legal])]
         except EngineFault as fault:
             return self._fallback(str(fault), view, legal)
+
+    def report(self) -> dict[str, Json]:
+        """How the engine played, for a peer's `result` event."""
+        return {
+            "name": self.name,
+            "requests": self.requests,
+            "fallback_moves": self.failures,
+            "gone": self.gone,
+        }
 
     def close(self, outcome: Outcome | None = None) -> None:
         """The game is over (`outcome`) or stopped (None): tell the engine `quit`, and end it."""

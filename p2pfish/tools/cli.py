@@ -31,13 +31,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from p2pfish.bots.engine import seat_engine
     from p2pfish.tools.cheats import Cheat
-    from p2pfish.tools.match import parse_engine_flag, run_match
+    from p2pfish.tools.match import run_match
 
     if args.stranger is not None:
         return _match_with_stranger(args)
     cheat = Cheat.parse(args.cheat) if args.cheat else None
-    engines = dict(parse_engine_flag(flag) for flag in args.engine)
+    engines = dict(seat_engine(flag) for flag in args.engine)
     try:
         result = run_match(
             args.game, args.players, comma_list(args.bots), args.seed, args.timeout, cheat=cheat, engines=engines

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from p2pfish.bots.engine import engine_argv
+from p2pfish.bots.engine import check_seat_engines
 from p2pfish.core.errors import UsageError, usage_errors
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
@@ -361,7 +361,7 @@ def run_match(
 ) -> MatchResult:  # fmt: skip
     """`engines`: process (0 the host, then the joiners in the order started) -> the engine command that plays it."""
     check_match(game, players, kinds, timeout_s)
-    check_engines(players, engines or {})
+    check_seat_engines(players, engines or {})
     extra = [] if cheat is None else ["--cheat", cheat.to_flag(), "--timeout", str(CHEAT_PEER_TIMEOUT_S)]
     if cheat is not None and cheat.kind == "escape-name":
         extra = extra[2:]
@@ -409,21 +409,6 @@ def check_match(game: str, players: int, kinds: Sequence[str], timeout_s: float)
             make_bot(kind, game, random.Random())
     if not 0 < timeout_s < math.inf:
         raise UsageError("the match timeout must be a positive number of seconds")
-
-
-def check_engines(players: int, engines: Mapping[int, str]) -> None:
-    for seat, command in engines.items():
-        if not 0 <= seat < players:
-            raise UsageError(f"--engine names seat {seat}, but the seats are 0 to {players - 1}")
-        engine_argv(command)
-
-
-def parse_engine_flag(text: str) -> tuple[int, str]:
-    """`--engine SEAT:CMD` as (seat, command)."""
-    seat, sep, command = text.partition(":")
-    if not sep or not seat.strip().isdigit() or not command.strip():
-        raise UsageError(f'--engine looks like SEAT:"COMMAND", e.g. 1:"python3 engine.py", not {text!r}')
-    return int(seat), command
 
 
 def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:

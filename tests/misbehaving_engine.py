@@ -3,6 +3,7 @@ first legal move, but misbehaves as MODE says.
 
 crash      exits with code 3 at its second move request
 late       answers its first move request after SECONDS, naming the last legal move by index, without an id
+skip-late  thinks SECONDS over its first move request and then skips it: it answers the next with their ids
 silent     never answers a move request
 slow       answers every move request after SECONDS
 no-ready   never answers hello
@@ -44,8 +45,10 @@ def main() -> None:
             sys.exit(3)
         if mode == "silent":
             continue
-        if mode == "slow" or (mode == "late" and first):
+        if mode == "slow" or (mode in ("late", "skip-late") and first):
             time.sleep(float(argument))
+        if mode == "skip-late" and first:
+            continue
         if mode == "late" and first:
             answer = {"index": len(message["legal"]) - 1}
         line = json.dumps(answer)

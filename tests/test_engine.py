@@ -114,7 +114,7 @@ def test_a_crashed_engine_is_named_with_its_exit_code_and_the_fallback_bot_plays
     [
         ("/no/such/engine --fast", "names no program that can be run: '/no/such/engine'"),
         (f"{MISBEHAVING} bad-ready", "its answer to hello is not JSON: 'hello to you too'"),
-        (f"{MISBEHAVING} no-ready", "did not answer hello in time"),
+        (f"{MISBEHAVING} no-ready", "did not answer hello within 0.3 s"),
     ],
 )
 def test_an_engine_that_cannot_start_or_greet_leaves_the_seat_to_the_fallback_bot(command: str, says: str) -> None:
@@ -131,6 +131,15 @@ def test_a_late_answer_gets_the_fallback_move_and_is_never_taken_for_the_next_an
     table.play()
     (note,) = table.notes
     assert "gave no answer to move request 1 within 0.6 s; the fallback bot plays this move" in note
+    assert table.fallback_moves == 1
+    assert all(choice == legal[0] for legal, choice in table.engine_steps[1:])
+
+
+def test_an_engine_that_skips_a_request_it_was_late_for_is_read_by_the_ids_it_gives() -> None:
+    table = Table(FISHNSTONES, f"{MISBEHAVING} skip-late 0.5", move_s=0.3)
+    table.play()
+    (note,) = table.notes
+    assert "gave no answer to move request 1 within 0.3 s" in note
     assert table.fallback_moves == 1
     assert all(choice == legal[0] for legal, choice in table.engine_steps[1:])
 

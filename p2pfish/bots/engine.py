@@ -30,6 +30,7 @@ from typing import Any, Final
 from p2pfish.bots.engine_protocol import (
     MAX_LINE_BYTES,
     EngineFault,
+    answer_id,
     asked,
     engine_wire,
     hello,
@@ -234,6 +235,7 @@ class EnginePlayer:
         """Answers owed to requests given up on (too late): dropped when they come."""
         self.requests = 0
         """Move requests written to the engine."""
+        self._hello_s = hello_s
         self._hello_deadline = time.monotonic() + hello_s
         self.process: EngineProcess | None = None
         try:
@@ -264,7 +266,7 @@ class EnginePlayer:
             self._give_up(f"p2pfish cannot encode this view for it ({error})")
             return self.fallback.choose(view, legal)
         process.send(line(request))
-        answer = self._answer(process, deadline)
+        answer = self._answer(process, request_id, deadline)
         if answer is None:
             self._owed += 1
             return self._fallback(f"gave no answer to move request {request_id} within {self.move_s:g} s", view, legal)
@@ -302,7 +304,7 @@ class EnginePlayer:
             return True
         answer = process.next_output(self._hello_deadline)
         if answer is None:
-            self._give_up("did not answer hello in time")
+            self._give_up(f"did not answer hello within {self._hello_s:g} s")
         elif isinstance(answer, EndOfOutput):
             self._give_up(process.how_it_ended())
         elif isinstance(answer, LineTooLong):
@@ -317,10 +319,13 @@ class EnginePlayer:
                 self.name = name
         return self._ready
 
-    def _answer(self, process: EngineProcess, deadline: float) -> Output | None:
-        """The answer to the latest request: the next line once those owed to earlier requests are dropped."""
+    def _answer(self, process: EngineProcess, request_id: int, deadline: float) -> Output | None:
+        """The answer to request `request_id`: the next line once those owed to earlier requests are dropped
+        (a line carrying this request's id is its answer even so: the engine skipped the late ones)."""
         while (answer := process.next_output(deadline)) is not None:
-            if self._owed and not isinstance(answer, EndOfOutput):
+            if self._owed and isinstance(answer, bytes) and answer_id(answer) == request_id:
+                self._owed = 0
+            elif self._owed and not isinstance(answer, EndOfOutput):
                 self._owed -= 1
                 continue
             return answer

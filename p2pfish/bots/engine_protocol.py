@@ -109,6 +109,16 @@ def read_ready(raw: bytes) -> str | None:
     return printable(name, 40) if isinstance(name, str) and printable(name, 40) else None
 
 
+def answer_id(raw: bytes) -> int | None:
+    """The `id` an answer line carries, if it is a JSON object with an integer one."""
+    try:
+        answer = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    said = answer.get("id") if isinstance(answer, dict) else None
+    return said if isinstance(said, int) and not isinstance(said, bool) else None
+
+
 def _canonical(value: Json) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 

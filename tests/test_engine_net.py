@@ -3,6 +3,8 @@ plays real peer processes with engines to a verified end, and a bad --engine is 
 
 import asyncio
 import shlex
+import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -11,6 +13,7 @@ from random import Random
 from typing import Any
 
 import pytest
+from conformance_helpers import wait_for
 
 from p2pfish.bots.engine import EnginePlayer
 from p2pfish.bots.random_bot import RandomBot
@@ -24,7 +27,8 @@ from p2pfish.net.transport import LoopbackHub
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
-from p2pfish.tools.match import run_match
+from p2pfish.tools.events import text_field
+from p2pfish.tools.match import MatchTable, PeerProcess, run_match, summarize
 
 ROOT = Path(__file__).parent.parent
 FIRST_LEGAL = f"{shlex.quote(sys.executable)} {ROOT / 'examples' / 'engines' / 'first_legal.py'}"
@@ -104,6 +108,39 @@ def test_a_match_with_engines_finishes_verified_and_a_crashed_engine_is_named_in
     named = [line for line in crash_log.splitlines() if "exited with code 3" in line]
     assert len(named) == 1 and named[0].startswith("engine ") and "rest of the game" in named[0], crash_log
     assert "Traceback" not in example_log + crash_log
+
+
+def test_a_peer_resumed_after_a_crash_restarts_its_engine(tmp_path: Path) -> None:
+    """Process 1, played by the example engine, is killed mid-game and resumed from its store without --engine:
+    the store's record starts the engine again, and it plays the rest of the game."""
+    table = MatchTable("fishnstones", 2, ["greedy"], 4, tmp_path, engines={1: FIRST_LEGAL})
+    table.start(extra=["--timeout", "20"])
+    try:
+        store = Path(text_field(table.peers[1].event("started", 20), "store"))
+        wait_for(lambda: stored_messages(store) >= 20, 20, "the game to be under way")
+        table.peers[1].process.send_signal(signal.SIGKILL)
+        table.peers[1].process.wait()
+        argv = ["resume", str(store), "--identity-dir", str(tmp_path / "id1"), "--json",
+                "--transcript", str(table.transcripts[1]), "--timeout", "20"]  # fmt: skip
+        table.peers[1] = PeerProcess(1, argv, tmp_path / "resumed.log", table.env)
+        results = [peer.result(60) for peer in table.peers]
+    finally:
+        table.stop_all()
+    assert summarize("fishnstones", 2, results, [str(t) for t in table.transcripts], 0.0).ok, results
+    resumed = results[1]
+    assert resumed is not None
+    engine = resumed["engine"]
+    assert isinstance(engine, dict) and engine["name"] == "first-legal" and engine["fallback_moves"] == 0, engine
+    assert isinstance(engine["requests"], int) and engine["requests"] > 0
+    assert "first_legal: playing fishnstones" in (tmp_path / "resumed.log").read_text()
+
+
+def stored_messages(path: Path) -> int:
+    try:
+        with sqlite3.connect(path) as db:
+            return int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+    except sqlite3.Error:
+        return 0
 
 
 @pytest.mark.parametrize(

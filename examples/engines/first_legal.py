@@ -15,7 +15,7 @@ import json
 import sys
 
 
-def pick(request: dict) -> int:
+def pick(request: dict[str, object]) -> int:
     """The index, in request["legal"], of the move to play. A smarter engine reads request["view"] here."""
     return 0
 

@@ -38,7 +38,7 @@ def test_every_answer_of_the_examples_names_the_last_legal_move(game: str) -> No
     lines = example_lines(game)
     kinds = [json.loads(raw).get("type") for who, raw in lines if who == ">"]
     assert kinds[0] == "hello" and kinds[-1] == "quit" and set(kinds[1:-1]) == {"move"} and len(kinds) >= 4
-    assert read_ready(lines[1][1]) == "first-legal"
+    assert read_ready(lines[1][1]) == "example"
     for (who, request), (answer_who, answer) in zip(lines[2:-1:2], lines[3:-1:2], strict=True):
         assert (who, answer_who) == (">", "<")
         sent = json.loads(request)

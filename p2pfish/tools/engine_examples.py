@@ -1,5 +1,7 @@
 """The examples of protocol/ENGINE.md, made by the real code: a seeded two-player game of each game, its seat 1's
 lines as an engine would be sent them (hello, the first move request of each phase, quit) and an answer to each.
+Every seat plays its first legal move, so the examples change only when a game's rules or views do (not when
+a bot gets smarter).
 
 `python -m p2pfish.tools.engine_examples --write` rewrites the examples in ENGINE.md (between its markers);
 tests/test_engine_doc.py checks that the file holds exactly what this makes.
@@ -13,7 +15,7 @@ from typing import Any
 
 from p2pfish.bots.engine_protocol import asked, engine_wire, hello, line, move_request, quit_message
 from p2pfish.core.actions import Action
-from p2pfish.core.player import Player
+from p2pfish.core.player import Player, PlaysBy
 from p2pfish.core.wire import Json
 from p2pfish.games.game import Game
 from p2pfish.games.registry import GAMES
@@ -21,7 +23,7 @@ from p2pfish.selfplay import play_game
 
 SEAT = 1
 PLAYERS = 2
-SEED = 2
+SEED = 0
 TIME_MS = 5000
 BEGIN = "<!-- examples: made by `python -m p2pfish.tools.engine_examples --write`; do not edit below -->"
 END = "<!-- end of the examples -->"
@@ -58,12 +60,13 @@ def answer(request_id: int, legal: Sequence[dict[str, Json]], number: int) -> di
 def game_lines(game: Game) -> list[tuple[str, bytes]]:
     """(who writes it, the line) for seat SEAT of one seeded game: "p2pfish" or "engine"."""
     rules = game.rules
-    recorder = Recorder(game.greedy(random.Random(SEAT)))
-    bots: list[Player] = [game.greedy(random.Random(seat)) for seat in range(PLAYERS)]
+    first_legal = PlaysBy(lambda view, legal: legal[0])
+    recorder = Recorder(first_legal)
+    bots: list[Player] = [first_legal] * PLAYERS
     bots[SEAT] = recorder
     outcome, _ = play_game(rules, PLAYERS, {}, bots, random.Random(SEED))
     greeting = hello(rules.id, title=rules.title, players=PLAYERS, seat=SEAT, options={}, time_ms=TIME_MS)
-    lines = [("p2pfish", line(greeting)), ("engine", line({"type": "ready", "name": "first-legal", "protocol": 1}))]
+    lines = [("p2pfish", line(greeting)), ("engine", line({"type": "ready", "name": "example", "protocol": 1}))]
     for number, (view, legal) in enumerate(recorder.decisions):
         request = move_request(number + 1, game=rules.id, seat=SEAT, time_ms=TIME_MS, view=view, legal=legal)
         wires = [engine_wire(action) for action in legal]
@@ -77,8 +80,11 @@ def examples_markdown() -> str:
     for game in GAMES:
         title = game.rules.title
         parts += [f"### {title} (`{game.id}`)", ""]
-        parts += [f"Seat {SEAT} of a two-player game (`selfplay` seed {SEED}): what p2pfish writes (`>`) and what"]
-        parts += ["the engine answers (`<`), each a single line; one move request per phase of the game.", ""]
+        parts += [
+            f"Seat {SEAT} of a two-player game (chance seeded with {SEED}, every seat playing its first legal move):"
+        ]
+        parts += ["what p2pfish writes (`>`) and what the engine answers (`<`), each a single line; one move request"]
+        parts += ["per phase of the game.", ""]
         parts += ["```"]
         parts += [f"{'>' if who == 'p2pfish' else '<'} {raw.decode().rstrip()}" for who, raw in game_lines(game)]
         parts += ["```", ""]

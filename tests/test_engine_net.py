@@ -40,8 +40,6 @@ THINK_S = 0.6
 class Timed:
     """An engine player whose every decision's start and end are kept."""
 
-    thinks_long = True
-
     def __init__(self, engine: EnginePlayer) -> None:
         self.engine = engine
         self.spans: list[tuple[float, float]] = []

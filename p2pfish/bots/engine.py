@@ -9,8 +9,8 @@ seat plays a legal move.
 - It answers with something that names no legal move (not JSON, a line over 64 KiB, an index out of range, a
   move not in the list, another request's id): one line says what, and the fallback bot plays that move.
 
-`choose` waits at most the move's time for the answer: a network peer calls it on a worker thread
-(`thinks_long`), so that heartbeats and resends go on while the engine thinks.
+`choose` waits at most the move's time for the answer: a network peer asks its player on a worker thread
+(net/node.py), so that heartbeats and resends go on while the engine thinks.
 """
 
 import contextlib
@@ -202,8 +202,6 @@ def _to_stderr(text: str) -> None:
 
 class EnginePlayer:
     """Plays one seat of one game by asking an engine program (see the module's docstring)."""
-
-    thinks_long = True
 
     def __init__(
         self,

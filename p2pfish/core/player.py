@@ -33,13 +33,6 @@ class PlaysBy:
     choose: Callable[[Any, list[Action]], Action]
 
 
-def thinks_long(player: Player | None) -> bool:
-    """Whether `player` may take long to decide (an engine program, a search): a network peer then asks it on a
-    worker thread, so that its heartbeats and resends go on meanwhile. Such a player has the class attribute
-    `thinks_long = True`; it must not change state another thread reads while it decides."""
-    return getattr(player, "thinks_long", False) is True
-
-
 def decision_for(rules: AnyRules, state: Any, seat: int, known: Known) -> Decision:
     """The decision `seat` faces in `state` (the caller knows it is due: no outcome, no chance, in to_act)."""
     legal = list(rules.legal_actions(state, seat, known))

@@ -17,7 +17,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from p2pfish.bots.engine import DEFAULT_MOVE_S
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable
 from p2pfish.games import DEFAULT_GAME
@@ -54,14 +53,15 @@ def comma_list(text: str) -> list[str]:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from p2pfish.bots.engine import seat_engine
+    from p2pfish.bots.engine import DEFAULT_MOVE_S, seat_engine
     from p2pfish.games.registry import get_rules
     from p2pfish.selfplay import selfplay
 
     options = _options(args.option)
     engines = dict(seat_engine(flag) for flag in args.engine)
+    args.engine_time = DEFAULT_MOVE_S if args.engine_time is None else args.engine_time
     if not 0 < args.engine_time < math.inf:
-        raise UsageError("--engine-time must be a positive number of seconds")
+        raise UsageError("--engine-time must be positive: a number of seconds")
     with usage_errors():  # bots playing in this process: only the command line can be malformed
         rules = get_rules(args.game)
         result = selfplay(
@@ -142,10 +142,11 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
 def _check_engine(args: argparse.Namespace) -> None:
     """--engine names a program that can be run, with a positive --engine-time; its fallback bot is --bot
     (greedy unless given)."""
-    from p2pfish.bots.engine import engine_argv
+    from p2pfish.bots.engine import DEFAULT_MOVE_S, engine_argv
 
+    args.engine_time = DEFAULT_MOVE_S if args.engine_time is None else args.engine_time
     if not 0 < args.engine_time < math.inf:
-        raise UsageError("--engine-time must be a positive number of seconds")
+        raise UsageError("--engine-time must be positive: a number of seconds")
     if args.engine is not None:
         engine_argv(args.engine)
         args.bot = args.bot or "greedy"
@@ -290,9 +291,7 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
         "--engine", action="append", default=[], metavar='SEAT:"CMD"',
         help="this seat is played by an engine program (protocol/ENGINE.md), its --bots kind its fallback",
     )  # fmt: skip
-    sp.add_argument(
-        "--engine-time", type=float, default=DEFAULT_MOVE_S, metavar="S", help="the engines' seconds per move"
-    )
+    sp.add_argument("--engine-time", type=float, metavar="S", help="the engines' seconds per move (default 5)")
 
     def peer_flags(sub: argparse.ArgumentParser, *, bot_default: str | None = None) -> None:
         sub.add_argument("--name", default=getpass.getuser()[:20] or "player", help="your name at the table")
@@ -310,9 +309,7 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
             "--engine", metavar="CMD",
             help="play headless with this engine program (protocol/ENGINE.md); --bot is its fallback (greedy)",
         )  # fmt: skip
-        sub.add_argument(
-            "--engine-time", type=float, default=DEFAULT_MOVE_S, metavar="S", help="the engine's seconds per move"
-        )
+        sub.add_argument("--engine-time", type=float, metavar="S", help="the engine's seconds per move (default 5)")
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")

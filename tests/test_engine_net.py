@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conformance_helpers import wait_for
 
-from p2pfish.bots.engine import EnginePlayer
+from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Player
@@ -151,6 +151,7 @@ def stored_messages(path: Path) -> int:
         (["match", "fishnstones", "--players", "2", "--engine", "5:true"], "names seat 5, but the seats are 0 to 1"),
         (["match", "fishnstones", "--engine", "python3 x.py"], "--engine looks like SEAT:"),
         (["selfplay", "fishnstones", "--players", "2", "--engine", "2:true"], "names seat 2, but the seats are 0 to 1"),
+        (["selfplay", "fishnstones", "--engine", "1:true", "--engine-time", "-1"], "--engine-time must be positive"),
     ],
 )
 def test_a_bad_engine_flag_is_one_line_and_exit_code_2(
@@ -159,3 +160,7 @@ def test_a_bad_engine_flag_is_one_line_and_exit_code_2(
     code = main(argv)
     _, err = capsys.readouterr()
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_help_names_the_engines_default_time() -> None:
+    assert DEFAULT_MOVE_S == 5.0, "the --engine-time help says (default 5)"

@@ -53,13 +53,21 @@ def comma_list(text: str) -> list[str]:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    from p2pfish.bots.engine import DEFAULT_MOVE_S, seat_engine
     from p2pfish.games.registry import get_rules
     from p2pfish.selfplay import selfplay
 
     options = _options(args.option)
+    engines = dict(seat_engine(flag) for flag in args.engine)
+    args.engine_time = DEFAULT_MOVE_S if args.engine_time is None else args.engine_time
+    if not 0 < args.engine_time < math.inf:
+        raise UsageError("--engine-time must be positive: a number of seconds")
     with usage_errors():  # bots playing in this process: only the command line can be malformed
         rules = get_rules(args.game)
-        result = selfplay(rules, args.players, args.games, seed=args.seed, kinds=comma_list(args.bots), options=options)
+        result = selfplay(
+            rules, args.players, args.games, seed=args.seed, kinds=comma_list(args.bots), options=options,
+            engines=engines, engine_move_s=args.engine_time,
+        )  # fmt: skip
     if args.json:
         print(json.dumps(result.to_wire()))
         return 0
@@ -122,12 +130,26 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
         raise UsageError("a name is 1-40 printable characters")
     _check_local_files(args)
+    _check_engine(args)
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
     variant: PeerVariant = args.variant or HONEST
     return PeerOptions(
         args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
-        args.json, timers, variant,
+        args.json, timers, variant, engine=args.engine, engine_move_s=args.engine_time,
     )  # fmt: skip
+
+
+def _check_engine(args: argparse.Namespace) -> None:
+    """--engine names a program that can be run, with a positive --engine-time; its fallback bot is --bot
+    (greedy unless given)."""
+    from p2pfish.bots.engine import DEFAULT_MOVE_S, engine_argv
+
+    args.engine_time = DEFAULT_MOVE_S if args.engine_time is None else args.engine_time
+    if not 0 < args.engine_time < math.inf:
+        raise UsageError("--engine-time must be positive: a number of seconds")
+    if args.engine is not None:
+        engine_argv(args.engine)
+        args.bot = args.bot or "greedy"
 
 
 def _check_local_files(args: argparse.Namespace) -> None:
@@ -265,6 +287,11 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument(
+        "--engine", action="append", default=[], metavar='SEAT:"CMD"',
+        help="this seat is played by an engine program (protocol/ENGINE.md), its --bots kind its fallback",
+    )  # fmt: skip
+    sp.add_argument("--engine-time", type=float, metavar="S", help="the engines' seconds per move (default 5)")
 
     def peer_flags(sub: argparse.ArgumentParser, *, bot_default: str | None = None) -> None:
         sub.add_argument("--name", default=getpass.getuser()[:20] or "player", help="your name at the table")
@@ -278,6 +305,11 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
             help="stdout holds JSON event lines alone (lobby, started, then the result; README, Events)",
         )  # fmt: skip
         sub.add_argument("--ascii", action="store_true", help="plain ASCII and no colours in the terminal UI")
+        sub.add_argument(
+            "--engine", metavar="CMD",
+            help="play headless with this engine program (protocol/ENGINE.md); --bot is its fallback (greedy)",
+        )  # fmt: skip
+        sub.add_argument("--engine-time", type=float, metavar="S", help="the engine's seconds per move (default 5)")
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import zmq.asyncio
 
+from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.player import Player
@@ -92,6 +93,9 @@ class PeerOptions:
     json: bool
     timers: NodeTimers
     variant: PeerVariant = HONEST
+    engine: str | None = None
+    """An engine program's command line (protocol/ENGINE.md) that plays the seat; `bot` is then its fallback."""
+    engine_move_s: float = DEFAULT_MOVE_S
 
 
 @contextmanager
@@ -179,6 +183,7 @@ class BotFrontend:
     def __init__(self, options: PeerOptions) -> None:
         self.options = options
         self.names: tuple[str, ...] = ()
+        self.engine: EnginePlayer | None = None
 
     def note(self, text: str) -> None:
         say(self.options, text)
@@ -194,7 +199,16 @@ class BotFrontend:
         self.note(f"  {printable(cards[-1].name, SHOWN_NAME_CHARS)} joined ({len(cards)}/{wanted})")
 
     def player(self, session: Session) -> Player | None:
-        return make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed))
+        bot = make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed))
+        if self.options.engine is None:
+            return bot
+        setup, seat = session.setup, session.seat
+        assert seat is not None
+        self.engine = EnginePlayer(
+            self.options.engine, game=setup.game, title=get_rules(setup.game).title, players=setup.players,
+            seat=seat, options=dict(setup.options), fallback=bot, move_s=self.options.engine_move_s, note=self.note,
+        )  # fmt: skip
+        return self.engine
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
         self.names = session.setup.shown_names
@@ -214,7 +228,8 @@ class BotFrontend:
             self.note("game over: " + ", ".join(f"{name} {points}" for name, points in scores))
 
     async def finished(self, session: Session, node: PeerNode) -> None:
-        return None
+        if self.engine is not None:
+            self.engine.close(session.outcome())
 
 
 async def host_game(
@@ -389,6 +404,8 @@ async def _play(
             "bot": options.bot,
             "seed": options.seed,
             "name": options.name,
+            "engine": options.engine,
+            "engine_move_s": options.engine_move_s,
         },
     )
     session = options.variant.new_session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
@@ -428,13 +445,20 @@ async def resume_game(
     mesh = Mesh(str(record["curve_secret"]), cards[session.seat].endpoint, context=context)
     bot = str(record["bot"]) if options.bot == "" else options.bot
     seed = record.get("seed")
+    engine, move_s = record.get("engine"), record.get("engine_move_s")
     resumed = PeerOptions(
         str(record["name"]), bot, seed if isinstance(seed, int) else None, options.identity_dir, str(path),
         options.transcript, options.json, options.timers, options.variant,
+        engine=options.engine or (engine if isinstance(engine, str) else None),
+        engine_move_s=options.engine_move_s if options.engine else _seconds(move_s, options.engine_move_s),
     )  # fmt: skip
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
     return await _run(session, mesh, cards, options=resumed, path=path, front=front)
+
+
+def _seconds(value: Json, otherwise: float) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else otherwise
 
 
 async def _run(
@@ -466,6 +490,8 @@ async def _run(
         "peak_rss_mb": _peak_rss_mb(),
     }  # fmt: skip
     await front.finished(session, node)
+    if isinstance(node.player, EnginePlayer):
+        result["engine"] = node.player.report()
     emit(options, "result", result)
     return 0 if session.finished else 1
 

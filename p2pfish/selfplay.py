@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer, check_seat_engines
 from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Known, Outcome, ShuffleRequest
@@ -118,11 +119,22 @@ def bot_kinds_for(players: int, kinds: Sequence[str]) -> tuple[str, ...]:
     return tuple(kinds[i % len(kinds)] for i in range(players))
 
 
+def _close_engines(seated: Sequence[Player], outcome: Outcome | None) -> None:
+    for player in seated:
+        if isinstance(player, EnginePlayer):
+            player.close(outcome)
+
+
 def selfplay(
-    rules: AnyRules, players: int, games: int, *, seed: int, kinds: Sequence[str], options: Mapping[str, str]
-) -> SelfplayResult:
+    rules: AnyRules, players: int, games: int, *, seed: int, kinds: Sequence[str], options: Mapping[str, str],
+    engines: Mapping[int, str] | None = None, engine_move_s: float = DEFAULT_MOVE_S,
+) -> SelfplayResult:  # fmt: skip
+    """`engines`: seat -> the command of an engine program that plays it (its bot kind then is its fallback),
+    started afresh for each game."""
     if games < 1:
         raise MalformedInput(f"the number of games must be at least 1, not {games}")
+    engines = engines or {}
+    check_seat_engines(players, engines)
     seat_kinds = bot_kinds_for(players, kinds)
     rules.new_game(players, options)
     rng = random.Random(seed)
@@ -131,7 +143,18 @@ def selfplay(
     totals = [0] * players
     started = time.perf_counter()
     for _ in range(games):
-        outcome, _ = play_game(rules, players, options, bots, rng)
+        seated = list(bots)
+        for seat, command in engines.items():
+            seated[seat] = EnginePlayer(
+                command, game=rules.id, title=rules.title, players=players, seat=seat, options=options,
+                fallback=bots[seat], move_s=engine_move_s,
+            )  # fmt: skip
+        try:
+            outcome, _ = play_game(rules, players, options, seated, rng)
+        except BaseException:
+            _close_engines(seated, None)
+            raise
+        _close_engines(seated, outcome)
         for seat in outcome.winners:
             wins[seat] += 1
         for seat, points in enumerate(outcome.scores):
@@ -142,7 +165,7 @@ def selfplay(
         players=players,
         games=games,
         seed=seed,
-        bots=seat_kinds,
+        bots=tuple("engine" if seat in engines else kind for seat, kind in enumerate(seat_kinds)),
         wins=tuple(wins),
         mean_score=tuple(round(t / games, 4) for t in totals),
         games_per_s=round(games / elapsed, 1),

@@ -31,14 +31,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from p2pfish.bots.engine import seat_engine
     from p2pfish.tools.cheats import Cheat
     from p2pfish.tools.match import run_match
 
     if args.stranger is not None:
         return _match_with_stranger(args)
     cheat = Cheat.parse(args.cheat) if args.cheat else None
+    engines = dict(seat_engine(flag) for flag in args.engine)
     try:
-        result = run_match(args.game, args.players, comma_list(args.bots), args.seed, args.timeout, cheat=cheat)
+        result = run_match(
+            args.game, args.players, comma_list(args.bots), args.seed, args.timeout, cheat=cheat, engines=engines
+        )
     except TimeoutError as error:
         print(f"p2pfish: the match did not start: {error}", file=sys.stderr)
         return 1
@@ -94,6 +98,10 @@ def add_tool_commands(command: CommandAdder) -> None:
     match.add_argument(
         "--cheat", metavar="SEAT:KIND", help="one peer cheats this way; exit 0 only if every honest peer blames it"
     )
+    match.add_argument(
+        "--engine", action="append", default=[], metavar='SEAT:"CMD"',
+        help="this peer (0 the host, then the joiners as started) is played by an engine program (protocol/ENGINE.md)",
+    )  # fmt: skip
     match.add_argument(
         "--stranger", metavar="'TARGET FLAGS'",
         help="a stranger attacks the match: TARGET lobby, mesh (the host's) or a seat number, then the flags of "

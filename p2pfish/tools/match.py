@@ -15,10 +15,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from p2pfish.bots.engine import check_seat_engines
 from p2pfish.core.errors import UsageError, usage_errors
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
@@ -279,10 +280,13 @@ class MatchTable:
     """The processes of one match, for `run_match` and for tests that kill and resume peers."""
 
     def __init__(
-        self, game: str, players: int, kinds: Sequence[str], seed: int, workdir: Path, *, evil_name: int | None = None
-    ) -> None:
-        """`evil_name`: the process that joins with the name of the `escape-name` attack (told so alone)."""
+        self, game: str, players: int, kinds: Sequence[str], seed: int, workdir: Path, *, evil_name: int | None = None,
+        engines: Mapping[int, str] | None = None,
+    ) -> None:  # fmt: skip
+        """`evil_name`: the process that joins with the name of the `escape-name` attack (told so alone);
+        `engines`: the engine command line that plays each of these processes (its bot kind is the fallback)."""
         self.game, self.players, self.workdir = game, players, workdir
+        self.engines = dict(engines or {})
         self.evil_name = evil_name
         self.code = new_join_code()
         self.env = {**os.environ, "XDG_STATE_HOME": str(workdir / "state"), "PYTHONUNBUFFERED": "1"}
@@ -294,8 +298,9 @@ class MatchTable:
 
     def peer_flags(self, seat: int) -> list[str]:
         evil = ["--cheat", f"{seat}:escape-name"] if seat == self.evil_name else []
+        engine = ["--engine", self.engines[seat]] if seat in self.engines else []
         return [
-            *evil, "--bot", self.kinds[seat], "--seed", str(self.seed * 100 + seat),
+            *evil, *engine, "--bot", self.kinds[seat], "--seed", str(self.seed * 100 + seat),
             "--name", f"{self.kinds[seat]}-{seat}",
             "--identity-dir", str(self.workdir / f"id{seat}"), "--transcript", str(self.transcripts[seat]), "--json",
         ]  # fmt: skip
@@ -351,9 +356,12 @@ class MatchTable:
 
 
 def run_match(
-    game: str, players: int, kinds: Sequence[str], seed: int, timeout_s: float = 120.0, *, cheat: Cheat | None = None
-) -> MatchResult:
+    game: str, players: int, kinds: Sequence[str], seed: int, timeout_s: float = 120.0, *, cheat: Cheat | None = None,
+    engines: Mapping[int, str] | None = None,
+) -> MatchResult:  # fmt: skip
+    """`engines`: process (0 the host, then the joiners in the order started) -> the engine command that plays it."""
     check_match(game, players, kinds, timeout_s)
+    check_seat_engines(players, engines or {})
     extra = [] if cheat is None else ["--cheat", cheat.to_flag(), "--timeout", str(CHEAT_PEER_TIMEOUT_S)]
     if cheat is not None and cheat.kind == "escape-name":
         extra = extra[2:]
@@ -364,7 +372,7 @@ def run_match(
     if cheat is not None and cheat.kind == "reused-game":
         play_earlier_game(MatchTable(game, players, kinds, seed, workdir), timeout_s)
     evil_name = cheat.seat if cheat is not None and cheat.kind == "escape-name" else None
-    table = MatchTable(game, players, kinds, seed, workdir, evil_name=evil_name)
+    table = MatchTable(game, players, kinds, seed, workdir, evil_name=evil_name, engines=engines)
     try:
         table.start(extra=extra)
         if cheat is not None and cheat.kind == "escape-name":  # no seat is to be named: every peer ends

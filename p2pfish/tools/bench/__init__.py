@@ -29,6 +29,9 @@ FIGURES: dict[str, str] = {
     "fanout_vs_raw_p99_8": "p2pfish.tools.bench.net_figures:fanout_vs_raw_p99_8",
     "kingfish_deal_5_s": "p2pfish.tools.bench.net_figures:kingfish_deal_5_s",
     "peer_rss_mb": "p2pfish.tools.bench.net_figures:peer_rss_mb",
+    "engine_move_p50_ms": "p2pfish.tools.bench.engine_figures:engine_move_p50_ms",
+    "engine_move_p99_ms": "p2pfish.tools.bench.engine_figures:engine_move_p99_ms",
+    "engine_move_vs_encode_x": "p2pfish.tools.bench.engine_figures:engine_move_vs_encode_x",
     "keypress_ms": "p2pfish.tools.bench.ui_figures:keypress_ms",
     "help_s": "p2pfish.tools.bench.ui_figures:help_s",
 }

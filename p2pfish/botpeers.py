@@ -1,0 +1,79 @@
+"""Bot peers on this machine, each its own `p2pfish join --bot` process, seated in a lobby this machine
+hosts: `p2pfish play`'s opponents, `host --bots N`, and the host's `bot` command in its lobby.
+
+Each bot keeps its identity, store and log in one temporary folder, removed once the game is over. A bot
+leaves when its lobby closes, and like any peer stops when the game does; while its host is away (a
+player who left meaning to resume) it waits for it as every peer does.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+STOP_WITHIN_S = 5.0
+
+
+class BotPeers:
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed or 0
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.names: list[str] = []
+        self._workdir: Path | None = None
+        self._lobby: tuple[str, str] | None = None
+
+    @property
+    def workdir(self) -> Path:
+        if self._workdir is None:
+            self._workdir = Path(tempfile.mkdtemp(prefix="p2pfish-bots-"))
+        return self._workdir
+
+    def open(self, address: str, code: str) -> None:
+        """The lobby the bots join: its HOST:PORT and join code."""
+        self._lobby = (address, code)
+
+    def add(self) -> str:
+        """Start one more bot (greedy and random by turns) joining the lobby; its name."""
+        if self._lobby is None:
+            raise RuntimeError("bots join a lobby: open() comes first")
+        address, code = self._lobby
+        index = len(self.processes) + 1
+        kind = "greedy" if index % 2 else "random"
+        name = f"{kind} bot {index}"
+        argv = [
+            sys.executable, "-m", "p2pfish", "join", address, "--code", code, "--bot", kind,
+            "--seed", str(self.seed * 10 + index), "--name", name, "--identity-dir", str(self.workdir / f"bot{index}"),
+        ]  # fmt: skip
+        env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
+        with (self.workdir / f"bot{index}.log").open("wb") as log:
+            self.processes.append(subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env))
+        self.names.append(name)
+        return name
+
+    def on_their_way(self, seated: list[str]) -> int:
+        """Bots started and still running that are not yet among the `seated` names."""
+        return sum(
+            process.poll() is None and name not in seated
+            for process, name in zip(self.processes, self.names, strict=True)
+        )
+
+    def running(self) -> int:
+        return sum(process.poll() is None for process in self.processes)
+
+    def stop(self) -> None:
+        """End every bot still running (and wait for it, a moment)."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(STOP_WITHIN_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    def remove_files(self) -> None:
+        """The game is over: the bots' folder (identities, stores, logs) goes."""
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)

@@ -187,6 +187,7 @@ class BotFrontend:
         else:
             print(f"LOBBY {address} CODE {code}", flush=True)
         if wanted:
+            self._in_lobby = [printable(self.options.name, SHOWN_NAME_CHARS)]
             also = f" (also at {', '.join(more)})" if more else ""
             self.note(f"{title} lobby open at {address}{also}, join code {code}; waiting for {wanted - 1}")
             self.note(f"  to join: {join_line(address, code)}")
@@ -197,11 +198,14 @@ class BotFrontend:
         names = [printable(card.name, SHOWN_NAME_CHARS) for card in cards]
         before, self._in_lobby = self._in_lobby, names
         seats = f"({len(cards)}/{wanted})" if wanted else f"({len(cards)})"
+        if not before:
+            self.note(f"  {title or 'the'} lobby: {', '.join(names)} {seats}")
+            return
         for name in names:
             if name not in before:
                 self.note(f"  {name} joined {seats}")
         for name in before:
-            if name not in names and before:
+            if name not in names:
                 self.note(f"  {name} left {seats}")
 
     def player(self, session: Session) -> Player | None:

@@ -3,7 +3,10 @@ hosts: `p2pfish play`'s opponents, `host --bots N`, and the host's `bot` command
 
 Each bot keeps its identity, store and log in one temporary folder, removed once the game is over. A bot
 leaves when its lobby closes, and like any peer stops when the game does; while its host is away (a
-player who left meaning to resume) it waits for it as every peer does.
+player who left meaning to resume) it waits for it as every peer does. Each bot runs in a session of its
+own: when the host's process dies in a terminal (killed, or the terminal closed), the kernel's hangup goes
+to the terminal's processes, and a bot that took it would be gone when its player comes back with
+`p2pfish resume` (the game then never reached its bots again); it is not the terminal's Ctrl-C's either.
 """
 
 import os
@@ -48,7 +51,9 @@ class BotPeers:
         ]  # fmt: skip
         env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
         with (self.workdir / f"bot{index}.log").open("wb") as log:
-            self.processes.append(subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env))
+            self.processes.append(subprocess.Popen(
+                argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env, start_new_session=True
+            ))  # fmt: skip
         self.names.append(name)
         return name
 

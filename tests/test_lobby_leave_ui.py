@@ -56,13 +56,16 @@ def test_a_host_who_leaves_its_lobby_ends_at_once_and_its_joiners_and_bots_go_to
         with zmq_context() as context:
             hosting = asyncio.ensure_future(host_game(
                 "fishnstones", 4, game_options={}, bind_host="127.0.0.1", port=0, code=CODE, advertise=False,
-                options=options, front=front, context=context, bots=bots, fill=1,
+                options=options, front=front, context=context, bots=bots, fill=0,
             ))  # fmt: skip
             await until(lambda: front._lobby is not None, "the lobby to open")
             assert front._lobby is not None
             joiner = headless(tmp_path, env, "bob", "join", front._lobby.address, "--code", CODE)
             try:
-                await until(lambda: front._lobby is not None and len(front._lobby.players) == 3, "bob and a bot")
+                await until(lambda: front._lobby is not None and len(front._lobby.players) == 2, "bob's seat")
+                pipe.send_text("+")  # the host's key that seats a bot
+                await until(lambda: front._lobby is not None and len(front._lobby.players) == 3, "a bot's seat")
+                assert front._lobby.players[2] == "greedy bot 1"
                 assert front._lobby.join_line.endswith(f"join {front._lobby.address} --code {CODE}")
                 pipe.send_text("quit\r")
                 await until(lambda: front.app.model.confirm_leave, "the leave box")

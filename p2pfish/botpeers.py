@@ -14,9 +14,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 STOP_WITHIN_S = 5.0
+PREFIX = "p2pfish-bots-"
+OLD_PREFIXES = (PREFIX, "p2pfish-play-")
+"""Bot folders this program makes (the second, of earlier versions)."""
+STALE_AFTER_S = 3600.0
+"""A bot folder where nothing was written for this long belongs to no running game: a game waits for a player
+who left at most 600 s, and a bot writes to its store at every message."""
 
 
 class BotPeers:
@@ -30,7 +37,8 @@ class BotPeers:
     @property
     def workdir(self) -> Path:
         if self._workdir is None:
-            self._workdir = Path(tempfile.mkdtemp(prefix="p2pfish-bots-"))
+            sweep_stale_folders(Path(tempfile.gettempdir()))
+            self._workdir = Path(tempfile.mkdtemp(prefix=PREFIX))
         return self._workdir
 
     def open(self, address: str, code: str) -> None:
@@ -82,3 +90,23 @@ class BotPeers:
         """The game is over: the bots' folder (identities, stores, logs) goes."""
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
+
+
+def sweep_stale_folders(parent: Path, now: float | None = None) -> list[Path]:
+    """Remove this user's bot folders under `parent` in which nothing was written for STALE_AFTER_S (a game
+    resumed by another process leaves its bots' folder behind); the folders removed."""
+    now = time.time() if now is None else now
+    removed = []
+    for folder in parent.iterdir() if parent.is_dir() else ():
+        if not folder.name.startswith(OLD_PREFIXES) or folder.is_symlink() or not folder.is_dir():
+            continue
+        try:
+            if folder.stat().st_uid != os.getuid():
+                continue
+            newest = max((path.stat().st_mtime for path in folder.rglob("*")), default=folder.stat().st_mtime)
+        except OSError:
+            continue
+        if now - newest > STALE_AFTER_S:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed

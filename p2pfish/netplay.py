@@ -350,6 +350,9 @@ async def unless_left(front: Frontend, step: Awaitable[Result]) -> Result | None
     leaving = asyncio.ensure_future(front.left_lobby.wait())
     try:
         await asyncio.wait({task, leaving}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        task.cancel()
+        raise
     finally:
         leaving.cancel()
     if task.done():
@@ -443,7 +446,9 @@ async def join_game(
         return 0
     seat = table.seat_of(identity.public_bytes)
     named = replace(options, name=table.setup.names[seat])
-    return await _play(table, seat, identity=identity, mesh=mesh, secret=secret, options=named, front=front)
+    return await _play(
+        table, seat, identity=identity, mesh=mesh, secret=secret, options=named, front=front, host_at=host
+    )
 
 
 def game_title(game: str) -> str:
@@ -478,8 +483,18 @@ def _peak_rss_mb() -> float:
 
 
 async def _play(
-    table: Table, seat: int, *, identity: Identity, mesh: Mesh, secret: str, options: PeerOptions, front: Frontend
+    table: Table,
+    seat: int,
+    *,
+    identity: Identity,
+    mesh: Mesh,
+    secret: str,
+    options: PeerOptions,
+    front: Frontend,
+    host_at: str = "",
 ) -> int:
+    """Play the table's game at `seat`. `host_at`: a joiner's lobby address, where it reaches the host's mesh
+    too (host_endpoint)."""
     setup = table.setup
     try:
         path, store = _new_store(options, f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite")
@@ -494,10 +509,11 @@ async def _play(
             "bot": options.bot,
             "seed": options.seed,
             "name": options.name,
+            "host_at": host_at,
         },
     )
     session = options.variant.new_session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
-    return await _run(session, mesh, table.cards, options=options, path=path, store=store, front=front)
+    return await _run(session, mesh, table.cards, options=options, path=path, store=store, front=front, host_at=host_at)
 
 
 def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteStore]:
@@ -539,7 +555,11 @@ async def resume_game(
     )  # fmt: skip
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
-    return await _run(session, mesh, cards, options=resumed, path=path, store=store, front=front)
+    host_at = record.get("host_at")
+    return await _run(
+        session, mesh, cards, options=resumed, path=path, store=store, front=front,
+        host_at=host_at if isinstance(host_at, str) else "",
+    )  # fmt: skip
 
 
 async def _run(
@@ -551,10 +571,14 @@ async def _run(
     path: Path,
     store: SqliteStore,
     front: Frontend,
+    host_at: str = "",
 ) -> int:
     assert session.seat is not None
     try:
-        mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
+        endpoints = [card.endpoint for card in cards]
+        if session.seat != 0:
+            endpoints[0] = host_endpoint(endpoints[0], host_at)
+        mesh.link(session.seat, [MeshPeer(at, card.curve_public) for at, card in zip(endpoints, cards, strict=True)])
         node = PeerNode(session, mesh, front.player(session), timers=options.timers, on_event=front.event)
         front.started(session, node, path)
         await node.run()
@@ -587,6 +611,20 @@ async def _run(
     await front.finished(session, node)
     emit(options, "result", result)
     return 0 if session.finished else 1
+
+
+def host_endpoint(card_endpoint: str, host_at: str) -> str:
+    """Where a joiner reaches the host's mesh: at the IPv4 address it reached the host's lobby at, with the
+    port of the host's card. A host bound to every interface writes one of its addresses into its card (its
+    primary one), which a joiner on another of its networks (a cable beside the Wi-Fi) cannot reach; its
+    mesh listens on all of them. The CURVE key, not the address, proves it is the host."""
+    try:
+        address = ipaddress.IPv4Address(host_at)
+    except ValueError:
+        return card_endpoint
+    if address.is_loopback or address.is_unspecified:
+        return card_endpoint
+    return f"tcp://{host_at}:{card_endpoint.rpartition(':')[2]}"
 
 
 def _remove_store(store: SqliteStore, path: Path) -> None:

@@ -5,12 +5,15 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from p2pfish.botpeers import STALE_AFTER_S, sweep_stale_folders
 from p2pfish.cli import main
 from p2pfish.games.registry import GAMES
+from p2pfish.netplay import host_endpoint
 
 CODE = "BTS234"
 
@@ -56,3 +59,24 @@ def test_host_of_an_unknown_game_lists_the_games(capsys: pytest.CaptureFixture[s
 def test_host_refuses_more_bots_than_free_seats(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["host", "fishnstones", "--players", "2", "--bots", "2"]) == 2
     assert "--bots must be 0 to 1" in capsys.readouterr().err
+
+
+def test_stale_bot_folders_are_swept_and_fresh_ones_kept(tmp_path: Path) -> None:
+    now = time.time()
+    stale, fresh, other = tmp_path / "p2pfish-bots-old", tmp_path / "p2pfish-bots-new", tmp_path / "something"
+    for folder in (stale, fresh, other):
+        (folder / "state").mkdir(parents=True)
+        (folder / "state" / "bot1.log").write_text("x")
+    for folder in (stale, other):
+        for path in (folder / "state" / "bot1.log", folder / "state", folder):
+            os.utime(path, (now - 2 * STALE_AFTER_S, now - 2 * STALE_AFTER_S))
+    assert sweep_stale_folders(tmp_path, now) == [stale]
+    assert not stale.exists() and fresh.exists() and other.exists()
+
+
+def test_a_joiner_reaches_the_host_mesh_where_it_reached_its_lobby() -> None:
+    card = "tcp://192.168.1.20:40001"
+    assert host_endpoint(card, "10.42.0.1") == "tcp://10.42.0.1:40001"  # the cable beside the Wi-Fi
+    assert host_endpoint(card, "127.0.0.1") == card
+    assert host_endpoint(card, "lobby.example") == card
+    assert host_endpoint(card, "") == card

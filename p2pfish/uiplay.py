@@ -216,6 +216,8 @@ class UiFrontend:
             await self._app_task
         if self.app.left and self.store is not None and not (session.finished or session.fault):
             print(f"You left the game. Come back to it with: {resume_line(self.store)}")
+            if self.bots is not None and self.bots.running():
+                print("Your bots wait for you for up to 10 minutes, then end the game and exit.")
 
 
 async def play_local(

@@ -452,11 +452,11 @@ class GameApp:
             ("class:secret", f"  join code  {lobby.code}\n"),
         ]
         if lobby.join_line:
-            out.append(("", f"  to join:   {lobby.join_line}\n"))
+            out.append(("", f"  to join, type:\n    {lobby.join_line}\n"))
         out.append(("", f"\n  players ({seats}):\n"))
         out += [("", f"    {printable(name, LOBBY_NAME_CHARS)}\n") for name in lobby.players]
         if lobby.host:
-            hint = "Enter starts now (or wait until the table is full); `bot` or + seats a bot; quit leaves."
+            hint = "Enter starts now (or wait until the table is full).\n  `bot` or + seats a bot; quit leaves."
             out.append(("class:turn", f"\n  {hint}\n"))
         else:
             out.append(("class:dim", "\n  Waiting for the host to start; quit leaves.\n"))

@@ -39,6 +39,13 @@ def pids_with(text: str) -> list[int]:
     return found
 
 
+def bot_folder(pid: int) -> Path | None:
+    """The temporary folder of a bot process (its --identity-dir's parent)."""
+    words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    at = words.index(b"--identity-dir") if b"--identity-dir" in words else -1
+    return Path(words[at + 1].decode()).parent if at >= 0 else None
+
+
 def alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -61,6 +68,7 @@ def test_a_host_killed_in_a_terminal_resumes_and_finishes_with_its_bots(tmp_path
     tmux = ["tmux", "-L", socket]
     subprocess.run([*tmux, "new-session", "-d", "-x", "80", "-y", "24", command], env=env, check=True, timeout=10)
     bots: list[int] = []
+    folders: list[Path | None] = []
     try:
         wait_for(lambda: any(e["event"] == "started" for e in events(out)), WAIT_S, "the game to start")
         started = next(e for e in events(out) if e["event"] == "started")
@@ -68,6 +76,7 @@ def test_a_host_killed_in_a_terminal_resumes_and_finishes_with_its_bots(tmp_path
         host_pid = int(pane.stdout)
         bots = [pid for pid in pids_with(f"--code\0{CODE}\0") if pid != host_pid]
         assert len(bots) == 2, bots
+        folders += [bot_folder(pid) for pid in bots]
         os.kill(host_pid, signal.SIGKILL)
         wait_for(lambda: not alive(host_pid), 10, "the host to die")
         subprocess.run([*tmux, "kill-server"], check=False, timeout=10)  # the terminal goes too
@@ -85,3 +94,5 @@ def test_a_host_killed_in_a_terminal_resumes_and_finishes_with_its_bots(tmp_path
         for pid in bots:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+        for folder in {folder for folder in folders if folder is not None}:  # the resumed host cannot know it
+            shutil.rmtree(folder, ignore_errors=True)

@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
-from p2pfish.core.text import printable
+from p2pfish.core.text import printable, printable_lines
 from p2pfish.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
+    from p2pfish.botpeers import BotPeers
     from p2pfish.netplay import Frontend, PeerOptions, PeerVariant
 
 CommandAdder = Callable[[str, Callable[[argparse.Namespace], int], str], argparse.ArgumentParser]
@@ -127,15 +128,17 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
         raise UsageError(f"no {args.bot!r} bot (bots: {', '.join(BOT_KINDS)})")
     if not 0 < args.timeout < math.inf:
         raise UsageError("--timeout must be a positive number of seconds")
-    if not args.name.strip() or not args.name.isprintable() or len(args.name) > 40:
+    name = default_name() if args.name is None else args.name
+    if not name.strip() or not name.isprintable() or len(name) > 40:
         raise UsageError("a name is 1-40 printable characters")
     _check_local_files(args)
     _check_engine(args)
     timers = NodeTimers(silent_after_s=min(2.0, args.timeout / 2), drop_after_s=args.timeout)
     variant: PeerVariant = args.variant or HONEST
     return PeerOptions(
-        args.name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
+        name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
         args.json, timers, variant, engine=args.engine, engine_move_s=args.engine_time,
+        name_is_default=args.name is None,
     )  # fmt: skip
 
 
@@ -152,6 +155,11 @@ def _check_engine(args: argparse.Namespace) -> None:
         args.bot = args.bot or "greedy"
 
 
+def default_name() -> str:
+    """This user's login name: the name at a table when --name is not given."""
+    return getpass.getuser()[:20] or "player"
+
+
 def _check_local_files(args: argparse.Namespace) -> None:
     """A transcript or a new store this peer could not write is refused now, before any game is played."""
     from pathlib import Path
@@ -165,32 +173,37 @@ def _check_local_files(args: argparse.Namespace) -> None:
         check_private_file(Path(args.store), "store", new=True)
 
 
-def _front(args: argparse.Namespace, options: "PeerOptions") -> "Frontend":
+def _front(args: argparse.Namespace, options: "PeerOptions", bots: "BotPeers | None" = None) -> "Frontend":
     if options.bot:
         from p2pfish.netplay import BotFrontend
 
         return BotFrontend(options)
     from p2pfish.uiplay import UiFrontend
 
-    return UiFrontend(options, ascii_only=args.ascii)
+    return UiFrontend(options, ascii_only=args.ascii, bots=bots)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    from p2pfish.botpeers import BotPeers
+    from p2pfish.games.registry import get_rules, kit_for
     from p2pfish.netplay import host_game, run, zmq_context
 
     if not 0 <= args.port <= MAX_PORT:
         raise UsageError(f"--port must be 0 (any free port) to {MAX_PORT}, not {args.port}")
+    with usage_errors():
+        get_rules(args.game)
+    if not 0 <= args.bots < args.players:
+        raise UsageError(f"--bots must be 0 to {args.players - 1} (the seats besides yours), not {args.bots}")
     options = _peer_options(args)
     if not options.bot:
-        from p2pfish.games.registry import kit_for
-
         with usage_errors():
             kit_for(args.game)
-    game_options, front = _options(args.option), _front(args, options)
+    bots = BotPeers(args.seed) if args.bots or not options.bot else None
+    game_options, front = _options(args.option), _front(args, options, bots)
     with zmq_context() as context:
         return run(host_game(
             args.game, args.players, game_options=game_options, bind_host=args.bind, port=args.port, code=args.code,
-            advertise=not args.no_discovery, options=options, front=front, context=context,
+            advertise=not args.no_discovery, options=options, front=front, context=context, bots=bots, fill=args.bots,
         ))  # fmt: skip
 
 
@@ -213,10 +226,20 @@ def cmd_lobbies(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     from p2pfish.netplay import resume_game, run, zmq_context
+    from p2pfish.resumable import format_stored, stored_games
 
+    if args.list:
+        print(printable_lines(format_stored(stored_games())))
+        return 0
+    store = args.store
+    if store is None:
+        games = stored_games()
+        if not games:
+            raise UsageError(format_stored(games) + " (give a store's path, or see resume --list)")
+        store = str(games[0].path)
     options = _peer_options(args)
     with zmq_context() as context:
-        return run(resume_game(args.store, options, lambda resumed: _front(args, resumed), context=context))
+        return run(resume_game(store, options, lambda resumed: _front(args, resumed), context=context))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -226,7 +249,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from p2pfish.netplay import run
     from p2pfish.uiplay import play_local
 
-    name = getpass.getuser()[:20] or "you"
+    name = default_name()
     return run(play_local(args.game, args.bots, args.seed or 0, ascii_only=args.ascii or _plain_terminal(), name=name))
 
 
@@ -294,7 +317,10 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     sp.add_argument("--engine-time", type=float, metavar="S", help="the engines' seconds per move (default 5)")
 
     def peer_flags(sub: argparse.ArgumentParser, *, bot_default: str | None = None) -> None:
-        sub.add_argument("--name", default=getpass.getuser()[:20] or "player", help="your name at the table")
+        sub.add_argument(
+            "--name", default=None,
+            help="your name at the table (default: your login name, made unique at the table: alice-2...)",
+        )  # fmt: skip
         sub.add_argument("--bot", default=bot_default, help="play headless with this bot (random, greedy)")
         sub.add_argument("--seed", type=int, default=None, help="seed for the bot's own choices")
         sub.add_argument("--identity-dir", help="keep the player key here instead of $XDG_CONFIG_HOME/p2pfish")
@@ -314,6 +340,7 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")
     host.add_argument("--players", type=int, default=4)
+    host.add_argument("--bots", type=int, default=0, help="seat this many bot peers (processes on this machine)")
     host.add_argument("--port", type=int, default=0, help="lobby port (default: any free port)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: every interface)")
     host.add_argument("--code", help="use this join code instead of a fresh one")
@@ -333,7 +360,10 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     lobbies.add_argument("--timeout", type=float, default=3.0, help="seconds to listen")
 
     resume = command("resume", cmd_resume, "rejoin a game this peer left (crashed or stopped) from its store")
-    resume.add_argument("store", help="the peer's game store, as printed when the game started")
+    resume.add_argument(
+        "store", nargs="?", help="the peer's game store, as printed when the game started (default: the latest)"
+    )
+    resume.add_argument("--list", action="store_true", help="list the unfinished games this user can resume")
     peer_flags(resume, bot_default=None)
 
     ident = command("identity", cmd_identity, "show your player key (created on first use), which signs your moves")

@@ -6,21 +6,22 @@ finish the game with nothing lost.
 """
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import os
 import random
 import resource
-import socket
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import zmq.asyncio
 
+from p2pfish.botpeers import BotPeers
 from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
@@ -29,9 +30,12 @@ from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games.registry import get_rules, make_bot
+from p2pfish.invocation import join_line
+from p2pfish.net.addresses import lan_addresses, local_address_towards, primary_address
 from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
 from p2pfish.net.lobby import (
     LobbyHost,
+    LobbyState,
     PlayerCard,
     StartRefused,
     Table,
@@ -39,10 +43,13 @@ from p2pfish.net.lobby import (
     new_join_code,
     new_lobby_nonce,
     normal_code,
+    opens_with,
+    unique_name,
 )
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.paths import state_dir, write_private_file
+from p2pfish.resumable import transcript_beside
 from p2pfish.session.session import Finished, Session, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
 from p2pfish.session.store import SqliteStore, Store
@@ -96,6 +103,8 @@ class PeerOptions:
     engine: str | None = None
     """An engine program's command line (protocol/ENGINE.md) that plays the seat; `bot` is then its fallback."""
     engine_move_s: float = DEFAULT_MOVE_S
+    name_is_default: bool = False
+    """The name was not given (--name): at a table where it is taken, the peer takes `name-2`, `name-3`..."""
 
 
 @contextmanager
@@ -109,30 +118,11 @@ def zmq_context() -> Iterator[zmq.asyncio.Context]:
         context.destroy(linger=0)
 
 
-def local_address_towards(host: str) -> str:
-    """The local IPv4 address that reaches `host` (a UDP 'connect' sends nothing)."""
-    if host.startswith("127.") or host == "localhost":
-        return "127.0.0.1"
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect((host, 9))
-        return str(probe.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        probe.close()
-
-
 def check_ipv4(address: str) -> None:
     try:
         ipaddress.IPv4Address(address)
     except ValueError:
         raise UsageError(f"--bind takes an IPv4 address such as 0.0.0.0 or 192.168.1.20, not {address!r}") from None
-
-
-def primary_address() -> str:
-    """This machine's LAN address (what a 'connect' of a UDP socket picks; it sends nothing)."""
-    return local_address_towards("10.255.255.255")
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -164,10 +154,15 @@ class Frontend(Protocol):
 
     start_now: asyncio.Event | None
     """Set by a host's player to start before the table is full (None: wait until it is full)."""
+    left_lobby: asyncio.Event | None
+    """Set when the player leaves the lobby before the game starts (None: a bot, which never leaves)."""
 
     def note(self, text: str) -> None: ...
-    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None: ...
-    def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None: ...
+    def lobby_open(self, title: str, address: str, code: str, wanted: int, more: Sequence[str] = ()) -> None:
+        """The lobby is open at `address` (a joiner's: the one it joins), and at the `more` addresses too;
+        `wanted` is the table's seat count, 0 while a joiner does not know it yet."""
+
+    def lobby_changed(self, cards: list[PlayerCard], wanted: int, title: str = "") -> None: ...
     def player(self, session: Session) -> Player | None: ...
     def started(self, session: Session, node: PeerNode, store: Path) -> None: ...
     def event(self, event: NodeEvent) -> None: ...
@@ -179,24 +174,44 @@ class BotFrontend:
     event lines on stdout for the tools that start it (`lobby`, `started`, and `result` at the end)."""
 
     start_now: asyncio.Event | None = None
+    left_lobby: asyncio.Event | None = None
 
     def __init__(self, options: PeerOptions) -> None:
         self.options = options
         self.names: tuple[str, ...] = ()
         self.engine: EnginePlayer | None = None
+        self._in_lobby: list[str] = []
 
     def note(self, text: str) -> None:
         say(self.options, text)
 
-    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
+    def lobby_open(self, title: str, address: str, code: str, wanted: int, more: Sequence[str] = ()) -> None:
         if self.options.json:
-            emit(self.options, "lobby", {"address": address, "code": code, "players": wanted or None})
+            fields: dict[str, Json] = {"address": address, "code": code, "players": wanted or None}
+            emit(self.options, "lobby", fields | {"addresses": [address, *more]})
         else:
             print(f"LOBBY {address} CODE {code}", flush=True)
-        self.note(f"{title} lobby open at {address}, join code {code}; waiting for {wanted - 1}")
+        if wanted:
+            self._in_lobby = [printable(self.options.name, SHOWN_NAME_CHARS)]
+            also = f" (also at {', '.join(more)})" if more else ""
+            self.note(f"{title} lobby open at {address}{also}, join code {code}; waiting for {wanted - 1}")
+            self.note(f"  to join: {join_line(address, code)}")
+        else:
+            self.note(f"joining the lobby at {address} with code {code}")
 
-    def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
-        self.note(f"  {printable(cards[-1].name, SHOWN_NAME_CHARS)} joined ({len(cards)}/{wanted})")
+    def lobby_changed(self, cards: list[PlayerCard], wanted: int, title: str = "") -> None:
+        names = [printable(card.name, SHOWN_NAME_CHARS) for card in cards]
+        before, self._in_lobby = self._in_lobby, names
+        seats = f"({len(cards)}/{wanted})" if wanted else f"({len(cards)})"
+        if not before:
+            self.note(f"  {title or 'the'} lobby: {', '.join(names)} {seats}")
+            return
+        for name in names:
+            if name not in before:
+                self.note(f"  {name} joined {seats}")
+        for name in before:
+            if name not in names:
+                self.note(f"  {name} left {seats}")
 
     def player(self, session: Session) -> Player | None:
         bot = make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed))
@@ -244,6 +259,40 @@ async def host_game(
     options: PeerOptions,
     front: Frontend,
     context: zmq.asyncio.Context,
+    bots: BotPeers | None = None,
+    fill: int = 0,
+) -> int:
+    """Host a game: open the lobby (seating `fill` of the `bots` in it), play, and stop the bots once the game
+    is over (not when its player left it meaning to resume: they wait for it)."""
+    try:
+        status = await _host_game(
+            game, players, game_options=game_options, bind_host=bind_host, port=port, code=code,
+            advertise=advertise, options=options, front=front, context=context, bots=bots, fill=fill,
+        )  # fmt: skip
+    except BaseException:
+        if bots is not None:
+            bots.stop()
+        raise
+    if bots is not None and (status == 0 or not bots.running()):
+        bots.stop()
+        bots.remove_files()
+    return status
+
+
+async def _host_game(
+    game: str,
+    players: int,
+    *,
+    game_options: dict[str, str],
+    bind_host: str,
+    port: int,
+    code: str | None,
+    advertise: bool,
+    options: PeerOptions,
+    front: Frontend,
+    context: zmq.asyncio.Context,
+    bots: BotPeers | None,
+    fill: int,
 ) -> int:
     with usage_errors():
         rules = get_rules(game)
@@ -253,7 +302,8 @@ async def host_game(
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{bind_host}:*", context=context)
-    endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if bind_host == "0.0.0.0" else mesh.endpoint
+    everywhere = bind_host == "0.0.0.0"
+    endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if everywhere else mesh.endpoint
     card = PlayerCard.make(identity, options.variant.card_name(options.name), public, endpoint, new_lobby_nonce())
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
@@ -261,11 +311,16 @@ async def host_game(
     except P2pfishError:
         mesh.close()
         raise
-    host, lobby_port = split_address(lobby.endpoint.removeprefix("tcp://"))
-    host = primary_address() if host == "0.0.0.0" else host
-    front.lobby_open(rules.title, f"{host}:{lobby_port}", lobby.code, players)
+    _, lobby_port = split_address(lobby.endpoint.removeprefix("tcp://"))
+    hosts = (lan_addresses() or [primary_address()]) if everywhere else [bind_host]
+    shown = [f"{shown_host}:{lobby_port}" for shown_host in hosts]
+    front.lobby_open(rules.title, shown[0], lobby.code, players, shown[1:])
+    if bots is not None:
+        bots.open(shown[0], lobby.code)
+        for _ in range(fill):
+            bots.add()
     advertiser, ad = (
-        await _advertise(game, players, host, lobby_port, bind_host=bind_host, options=options, front=front)
+        await _advertise(game, players, hosts, lobby_port, bind_host=bind_host, options=options, front=front)
         if advertise
         else (None, None)
     )
@@ -273,14 +328,16 @@ async def host_game(
     updates: set[asyncio.Task[None]] = set()
 
     def joined(cards: list[PlayerCard]) -> None:
-        front.lobby_changed(cards, players)
+        front.lobby_changed(cards, players, rules.title)
         if advertiser is not None and ad is not None and len(cards) < players:
             update = asyncio.ensure_future(advertiser.update(replace(ad, joined=len(cards))))
             updates.add(update)
             update.add_done_callback(updates.discard)
 
     try:
-        table = await lobby.gather(joined, start_now=front.start_now, minimum=rules.min_players)
+        table = await unless_left(front, lobby.gather(joined, start_now=front.start_now, minimum=rules.min_players))
+        if table is None:
+            await lobby.close_before_start("the host left")
     except BaseException:
         mesh.close()
         raise
@@ -288,17 +345,49 @@ async def host_game(
         lobby.close()
         if advertiser is not None:
             await advertiser.close()
+    if table is None:
+        mesh.close()
+        if bots is not None:
+            bots.stop()
+        say(options, "You left the lobby; the players in it were told.")
+        return 0
     return await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options, front=front)
 
 
+Result = TypeVar("Result")
+
+
+async def unless_left(front: Frontend, step: Awaitable[Result]) -> Result | None:
+    """What `step` gives, or None (and `step` cancelled) as soon as the player leaves the lobby."""
+    task = asyncio.ensure_future(step)
+    if front.left_lobby is None:
+        return await task
+    leaving = asyncio.ensure_future(front.left_lobby.wait())
+    try:
+        await asyncio.wait({task, leaving}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        task.cancel()
+        raise
+    finally:
+        leaving.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return None
+
+
 async def _advertise(
-    game: str, players: int, host: str, port: int, *, bind_host: str, options: PeerOptions, front: Frontend
+    game: str, players: int, hosts: list[str], port: int, *, bind_host: str, options: PeerOptions, front: Frontend
 ) -> tuple[Advertiser | None, LobbyAd | None]:
-    """Announce the lobby on the LAN (never from loopback); a failure only means no announcement."""
-    if host.startswith("127."):
+    """Announce the lobby on the LAN at each of its addresses (never from loopback); a failure only means no
+    announcement."""
+    hosts = [host for host in hosts if not host.startswith("127.")]
+    if not hosts:
         return None, None
     try:
-        ad = LobbyAd(options.name[:20], game, players, 1, host, port, new_lobby_id())
+        ad = LobbyAd(options.name[:20], game, players, 1, hosts[0], port, new_lobby_id(), tuple(hosts[1:]))
         advertiser = Advertiser()
         await advertiser.start(ad, None if bind_host == "0.0.0.0" else [bind_host])
     except (ValueError, OSError) as error:
@@ -307,16 +396,20 @@ async def _advertise(
     return advertiser, ad
 
 
-async def find_lobby(timeout_s: float) -> str:
-    """The address of the one open lobby on the LAN; an error listing them when there are several."""
+async def find_lobby(timeout_s: float, code: str) -> str:
+    """The address of the open lobby on the LAN that `code` opens: the one lobby, else the one among several
+    that welcomes a hello sealed with the code; an error listing them when none or several do."""
     ads = await browse(timeout_s)
     if len(ads) == 1:
         return f"{ads[0].address}:{ads[0].port}"
     if not ads:
         raise UsageError("no open lobby found on this network: give the host's HOST:PORT")
-    raise UsageError(
-        "several lobbies are open; pick one with HOST:PORT:", details=tuple(format_lobbies(ads).split("\n"))
-    )
+    addresses = [f"{ad.address}:{ad.port}" for ad in ads]
+    opened = [address for address, opens in zip(addresses, await opens_with(addresses, code), strict=True) if opens]
+    if len(opened) == 1:
+        return opened[0]
+    reason = "no open lobby takes this code" if not opened else "several open lobbies take this code"
+    raise UsageError(f"{reason}; pick one with HOST:PORT:", details=tuple(format_lobbies(ads).split("\n")))
 
 
 async def list_lobbies(timeout_s: float) -> int:
@@ -335,24 +428,26 @@ async def join_game(
 ) -> int:
     with usage_errors():
         code = normal_code(code)
-    address = address or await find_lobby(3.0)
+    address = address or await find_lobby(3.0, code)
     host, _ = split_address(address)
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*", context=context)
-    front.lobby_open("the", address, code, 0)
+    front.lobby_open("", address, code, 0)
     seen: list[PlayerCard] = []
+    taken: list[str] = []
 
-    def changed(cards: list[PlayerCard]) -> None:
-        seen[:] = cards
-        front.lobby_changed(cards, 0)
+    def changed(state: LobbyState) -> None:
+        seen[:] = state.cards
+        front.lobby_changed(list(state.cards), state.players, game_title(state.game))
+
+    def make_card(lobby: bytes) -> PlayerCard:
+        name = unique_name(options.name, taken) if options.name_is_default else options.name
+        return PlayerCard.make(identity, options.variant.card_name(name), public, mesh.endpoint, lobby)
 
     try:
-
-        def make_card(lobby: bytes) -> PlayerCard:
-            return PlayerCard.make(identity, options.variant.card_name(options.name), public, mesh.endpoint, lobby)
-
-        table = await join_lobby(address, code, make_card, timeout_s=wait_s, on_change=changed)
+        joining = join_lobby(address, code, make_card, timeout_s=wait_s, on_change=changed, on_welcome=taken.extend)
+        table = await unless_left(front, joining)
     except StartRefused as refused:
         mesh.close()
         mine = [seat for seat, card in enumerate(seen) if card.identity == identity.public_bytes]
@@ -360,8 +455,23 @@ async def join_game(
     except BaseException:
         mesh.close()
         raise
+    if table is None:
+        mesh.close()
+        say(options, "You left the lobby; the host was told.")
+        return 0
     seat = table.seat_of(identity.public_bytes)
-    return await _play(table, seat, identity=identity, mesh=mesh, secret=secret, options=options, front=front)
+    named = replace(options, name=table.setup.names[seat])
+    return await _play(
+        table, seat, identity=identity, mesh=mesh, secret=secret, options=named, front=front, host_at=host
+    )
+
+
+def game_title(game: str) -> str:
+    """The game's title, or its id as sent when this program does not know it."""
+    try:
+        return get_rules(game).title
+    except P2pfishError:
+        return printable(game, SHOWN_NAME_CHARS)
 
 
 def _refused_start(refused: StartRefused, seat: int | None, options: PeerOptions, front: Frontend) -> int:
@@ -388,8 +498,18 @@ def _peak_rss_mb() -> float:
 
 
 async def _play(
-    table: Table, seat: int, *, identity: Identity, mesh: Mesh, secret: str, options: PeerOptions, front: Frontend
+    table: Table,
+    seat: int,
+    *,
+    identity: Identity,
+    mesh: Mesh,
+    secret: str,
+    options: PeerOptions,
+    front: Frontend,
+    host_at: str = "",
 ) -> int:
+    """Play the table's game at `seat`. `host_at`: a joiner's lobby address, where it reaches the host's mesh
+    too (host_endpoint)."""
     setup = table.setup
     try:
         path, store = _new_store(options, f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite")
@@ -406,10 +526,11 @@ async def _play(
             "name": options.name,
             "engine": options.engine,
             "engine_move_s": options.engine_move_s,
+            "host_at": host_at,
         },
     )
     session = options.variant.new_session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
-    return await _run(session, mesh, table.cards, options=options, path=path, front=front)
+    return await _run(session, mesh, table.cards, options=options, path=path, store=store, front=front, host_at=host_at)
 
 
 def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteStore]:
@@ -454,7 +575,11 @@ async def resume_game(
     )  # fmt: skip
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
-    return await _run(session, mesh, cards, options=resumed, path=path, front=front)
+    host_at = record.get("host_at")
+    return await _run(
+        session, mesh, cards, options=resumed, path=path, store=store, front=front,
+        host_at=host_at if isinstance(host_at, str) else "",
+    )  # fmt: skip
 
 
 def _seconds(value: Json, otherwise: float) -> float:
@@ -462,18 +587,36 @@ def _seconds(value: Json, otherwise: float) -> float:
 
 
 async def _run(
-    session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], *, options: PeerOptions, path: Path, front: Frontend
+    session: Session,
+    mesh: Mesh,
+    cards: tuple[PlayerCard, ...],
+    *,
+    options: PeerOptions,
+    path: Path,
+    store: SqliteStore,
+    front: Frontend,
+    host_at: str = "",
 ) -> int:
     assert session.seat is not None
     try:
-        mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
+        endpoints = [card.endpoint for card in cards]
+        if session.seat != 0:
+            endpoints[0] = host_endpoint(endpoints[0], host_at)
+        mesh.link(session.seat, [MeshPeer(at, card.curve_public) for at, card in zip(endpoints, cards, strict=True)])
         node = PeerNode(session, mesh, front.player(session), timers=options.timers, on_event=front.event)
         front.started(session, node, path)
         await node.run()
     finally:
         mesh.close()
-    if options.transcript:
-        write_private_file(Path(options.transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
+    transcript = options.transcript
+    over = session.finished or session.fault is not None
+    tidy = over and not options.json and path.parent.resolve() == state_dir().resolve()
+    if tidy and not transcript:
+        transcript = str(transcript_beside(path))
+    if transcript:
+        write_private_file(Path(transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
+    if tidy:
+        _remove_store(store, path)
     outcome = session.outcome()
     result: dict[str, Json] = {
         "seat": session.seat,
@@ -483,7 +626,7 @@ async def _run(
         "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
                                                        "reason": session.fault.reason,
                                                        "evidence": len(session.fault.evidence)},
-        "transcript": options.transcript,
+        "transcript": transcript,
         "store": str(path),
         "messages": node.sent + node.received,
         "dealt": sum(isinstance(entry.action, Dealt) for entry in session.log),
@@ -494,6 +637,29 @@ async def _run(
         result["engine"] = node.player.report()
     emit(options, "result", result)
     return 0 if session.finished else 1
+
+
+def host_endpoint(card_endpoint: str, host_at: str) -> str:
+    """Where a joiner reaches the host's mesh: at the IPv4 address it reached the host's lobby at, with the
+    port of the host's card. A host bound to every interface writes one of its addresses into its card (its
+    primary one), which a joiner on another of its networks (a cable beside the Wi-Fi) cannot reach; its
+    mesh listens on all of them. The CURVE key, not the address, proves it is the host."""
+    try:
+        address = ipaddress.IPv4Address(host_at)
+    except ValueError:
+        return card_endpoint
+    if address.is_loopback or address.is_unspecified:
+        return card_endpoint
+    return f"tcp://{host_at}:{card_endpoint.rpartition(':')[2]}"
+
+
+def _remove_store(store: SqliteStore, path: Path) -> None:
+    """A game over in the state folder: its store (kept only to resume) goes, with SQLite's companions; its
+    transcript stays beside it (p2pfish verify reads it)."""
+    store.close()
+    for name in (path, *(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal"))):
+        with contextlib.suppress(OSError):
+            name.unlink()
 
 
 def run(coroutine: Any) -> int:

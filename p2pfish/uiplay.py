@@ -3,21 +3,20 @@ and `p2pfish play`, the one-command default — you against bot peers on this ma
 own process, all through the real lobby, CURVE mesh and protocol."""
 
 import asyncio
-import os
-import subprocess
-import sys
-import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from p2pfish.botpeers import BotPeers
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import UsageError
 from p2pfish.core.player import Decision, Player
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
+from p2pfish.invocation import join_line, resume_line
 from p2pfish.net.lobby import PlayerCard, new_join_code
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
 from p2pfish.netplay import PeerOptions, host_game, zmq_context
@@ -113,11 +112,21 @@ class UiFrontend:
     """A person plays this seat in the full-screen terminal app."""
 
     def __init__(
-        self, options: PeerOptions, *, ascii_only: bool, input: Input | None = None, output: Output | None = None
+        self,
+        options: PeerOptions,
+        *,
+        ascii_only: bool,
+        input: Input | None = None,
+        output: Output | None = None,
+        bots: BotPeers | None = None,
     ) -> None:
         self.options = options
+        self.bots = bots
         self.start_now: asyncio.Event | None = asyncio.Event()
-        self.app = GameApp(ascii_only=ascii_only, on_start=self._start, input=input, output=output)
+        self.left_lobby: asyncio.Event | None = asyncio.Event()
+        self.app = GameApp(
+            ascii_only=ascii_only, on_start=self._start, on_add_bot=self._add_bot, input=input, output=output
+        )
         self.names: tuple[str, ...] = ()
         self.store: Path | None = None
         self._app_task: asyncio.Future[None] | None = None
@@ -129,23 +138,42 @@ class UiFrontend:
         if self.start_now is not None:
             self.start_now.set()
 
+    def _add_bot(self) -> str:
+        lobby = self._lobby
+        if self.bots is None or lobby is None or not lobby.host:
+            return "Only the host seats bots."
+        if len(lobby.players) + self.bots.on_their_way(lobby.players) >= lobby.wanted:
+            return "The table is full (or every free seat has a bot on its way)."
+        return f"{self.bots.add()} is joining."
+
     def _ensure_app(self) -> None:
         if self._app_task is None:
             self._app_task = asyncio.ensure_future(self.app.run())
+            self._app_task.add_done_callback(self._app_ended)
+
+    def _app_ended(self, _: "asyncio.Future[None]") -> None:
+        """The app ended before the game started: the player left the lobby."""
+        if self._session is None and self.left_lobby is not None:
+            self.left_lobby.set()
 
     def note(self, text: str) -> None:
         self._ensure_app()
         self.app.log(text, "dim")
 
-    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
+    def lobby_open(self, title: str, address: str, code: str, wanted: int, more: Sequence[str] = ()) -> None:
         self._ensure_app()
-        self._lobby = Lobby(title.capitalize(), address, code, [self.options.name], wanted, host=wanted > 0)
+        hosting = wanted > 0
+        self._lobby = Lobby(
+            title, address, code, [self.options.name], wanted, host=hosting, more=list(more),
+            join_line=join_line(address, code) if hosting else "",
+        )  # fmt: skip
         self.app.show_lobby(self._lobby)
 
-    def lobby_changed(self, cards: list[PlayerCard], wanted: int) -> None:
+    def lobby_changed(self, cards: list[PlayerCard], wanted: int, title: str = "") -> None:
         if self._lobby is not None:
             self._lobby.players = [printable(card.name, SHOWN_NAME_CHARS) for card in cards]
-            self._lobby.wanted = wanted or self._lobby.wanted or len(cards)
+            self._lobby.wanted = wanted or self._lobby.wanted
+            self._lobby.title = title or self._lobby.title
             self.app.show_lobby(self._lobby)
 
     def player(self, session: Session) -> Player | None:
@@ -158,6 +186,7 @@ class UiFrontend:
         self.kit = kit_for(session.setup.game)
         self.app.start(NodeController(session, node), self.kit)
         self._session = session
+        self.app.log(f"Left or crashed? {resume_line()} brings you back to this game.", "dim")
 
     def event(self, event: NodeEvent) -> None:
         names = self.names
@@ -185,41 +214,10 @@ class UiFrontend:
     async def finished(self, session: Session, node: PeerNode) -> None:
         if self._app_task is not None:
             await self._app_task
-        if self.app.left and self.store is not None:
-            print(f"You left the game. Come back to it with: p2pfish resume {self.store}")
-
-
-class PlayFrontend(UiFrontend):
-    """`p2pfish play`: the UI front end, plus bot peers started as processes once the lobby opens."""
-
-    def __init__(self, options: PeerOptions, *, bots: list[str], seed: int, ascii_only: bool, **io: Any) -> None:
-        super().__init__(options, ascii_only=ascii_only, **io)
-        self.bots, self.seed = bots, seed
-        self.workdir = Path(tempfile.mkdtemp(prefix="p2pfish-play-"))
-        self.processes: list[subprocess.Popen[bytes]] = []
-
-    def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
-        super().lobby_open(title, address, code, wanted)
-        env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
-        for index, kind in enumerate(self.bots, start=1):
-            argv = [
-                sys.executable, "-m", "p2pfish", "join", address, "--code", code, "--bot", kind,
-                "--seed", str(self.seed * 10 + index), "--name", f"{kind} bot {index}",
-                "--identity-dir", str(self.workdir / f"bot{index}"),
-            ]  # fmt: skip
-            with (self.workdir / f"bot{index}.log").open("wb") as log:
-                self.processes.append(subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env))
-
-    async def finished(self, session: Session, node: PeerNode) -> None:
-        """Over: the bots go too. Left: they wait (10 minutes) for `p2pfish resume`."""
-        await super().finished(session, node)
-        if not self.app.left:
-            self.stop_bots()
-
-    def stop_bots(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
+        if self.app.left and self.store is not None and not (session.finished or session.fault):
+            print(f"You left the game. Come back to it with: {resume_line(self.store)}")
+            if self.bots is not None and self.bots.running():
+                print("Your bots wait for you for up to 10 minutes, then end the game and exit.")
 
 
 async def play_local(
@@ -232,16 +230,12 @@ async def play_local(
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
         raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
-    kinds = ["greedy" if index % 2 else "random" for index in range(1, players)]
     options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
-    front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)
+    peers = BotPeers(seed)
+    front = UiFrontend(options, ascii_only=ascii_only, input=input, output=output, bots=peers)
     front.start_now = None
     with zmq_context() as context:
-        try:
-            return await host_game(
-                game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
-                options=options, front=front, context=context,
-            )  # fmt: skip
-        except BaseException:
-            front.stop_bots()
-            raise
+        return await host_game(
+            game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
+            options=options, front=front, context=context, bots=peers, fill=bots,
+        )  # fmt: skip

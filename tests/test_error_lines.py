@@ -78,7 +78,7 @@ def test_a_huge_version_is_quoted_cut(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_every_error_reason_is_one_printable_line_and_its_details_follow(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(_timeout: float) -> str:
+    def refuse(_timeout: float, _code: str) -> str:
         raise MalformedInput("the lobby refused to let you in: " + FORGED, details=("a\x1b[31m", "b\nc"))
 
     monkeypatch.setattr("p2pfish.netplay.find_lobby", refuse)

@@ -791,10 +791,12 @@ def test_lobby_joiner_on_random_answers(data: st.DataObject, lobby_keys: tuple[b
     count("4 lobby: joiner reads answers")
     key, host, joiner = lobby_keys
     answers = data.draw(st.lists(lobby_raw(key, host, joiner), min_size=1, max_size=4))
-    shown: list[list[PlayerCard]] = []
+    shown: list[tuple[PlayerCard, ...]] = []
     table: Table | None = None
     try:
-        table = asyncio.run(lobby._await_start(FakeDealer(answers), key, joiner, shown.append))
+        table = asyncio.run(
+            lobby._await_start(FakeDealer(answers), key, joiner, lambda state: shown.append(state.cards))
+        )
     except Exhausted:
         pass  # every answer was ignored
     except (LobbyRefused, MalformedInput):

@@ -21,6 +21,8 @@ from typing import Self
 from zeroconf import IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from p2pfish.net.addresses import same_network
+
 SERVICE_TYPE = "_p2pfish._tcp.local."
 TXT_VERSION = "1"
 MAX_NAME_BYTES = 64
@@ -50,8 +52,11 @@ class LobbyAd:
     address: str
     port: int
     lobby_id: str
+    more: tuple[str, ...] = ()
+    """The host's other addresses (another network of its), advertised beside `address`."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "more", tuple(self.more))  # a list (from JSON) is kept as a tuple
         if not self.name.strip() or not self.name.isprintable():
             raise ValueError(f"host name {self.name!r} must be printable and not blank")
         if len(self.name.encode()) > MAX_NAME_BYTES:
@@ -66,12 +71,13 @@ class LobbyAd:
             raise ValueError(f"port {self.port} is not within 1..65535")
         if not LOBBY_ID.fullmatch(self.lobby_id):
             raise ValueError(f"lobby id {self.lobby_id!r} is not 4-16 lowercase hex characters")
-        try:
-            address = ipaddress.IPv4Address(self.address)
-        except ValueError:
-            raise ValueError(f"address {self.address!r} is not an IPv4 address") from None
-        if address.is_unspecified or address.is_multicast:
-            raise ValueError(f"address {self.address} cannot be connected to")
+        for text in (self.address, *self.more):
+            try:
+                address = ipaddress.IPv4Address(text)
+            except ValueError:
+                raise ValueError(f"address {text!r} is not an IPv4 address") from None
+            if address.is_unspecified or address.is_multicast:
+                raise ValueError(f"address {text} cannot be connected to")
 
     def to_properties(self) -> dict[bytes, bytes]:
         """The TXT record: keys v, game, players, joined, host, id."""
@@ -109,11 +115,13 @@ class LobbyAd:
 
     @classmethod
     def from_info(cls, info: ServiceInfo) -> Self | None:
-        """The ad a resolved service describes; None unless it is a well-formed p2pfish lobby."""
+        """The ad a resolved service describes; None unless it is a well-formed p2pfish lobby. Of a host's
+        several addresses, the ad's is the first on one of this machine's networks (else the first)."""
         addresses = info.parsed_addresses(IPVersion.V4Only)
         if info.type != SERVICE_TYPE or info.port is None or not addresses:
             return None
-        return cls.from_properties(info.properties, addresses[0], info.port)
+        near = [address for address in addresses if same_network(address)]
+        return cls.from_properties(info.properties, (near or addresses)[0], info.port)
 
 
 def instance_label(ad: LobbyAd) -> str:
@@ -131,7 +139,7 @@ def service_info(ad: LobbyAd) -> AsyncServiceInfo:
         port=ad.port,
         properties=ad.to_properties(),
         server=f"p2pfish-{ad.lobby_id}.local.",
-        addresses=[socket.inet_aton(ad.address)],
+        addresses=[socket.inet_aton(address) for address in (ad.address, *ad.more)],
     )
 
 

@@ -25,7 +25,8 @@ import hmac
 import json
 import secrets
 import socket
-from collections.abc import Callable, Mapping
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -63,12 +64,18 @@ RETRY_S = 0.25
 START_FLUSH_S = 1.0
 """How long the host waits for its `start` messages to be written before it plays (they are still sent after)."""
 """A joiner whose connection was refused or dropped before the welcome tries again after this."""
+MAX_TABLE = 16
+"""More seats than a lobby message may announce (no game has as many): a joiner shows the cards' count then."""
 ANSWER_WITHIN_S = 10.0
 """A host answers an admitted join at once; silence this long means no lobby is there."""
 
 
 class LobbyRefused(P2pfishError):
     """The lobby would not let this player in (wrong code, full, or already started)."""
+
+
+class LobbyClosed(LobbyRefused):
+    """The host closed its lobby before the game started (its player left)."""
 
 
 class StartRefused(LobbyRefused):
@@ -88,12 +95,36 @@ def new_join_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+LOOK_ALIKES = "01ILO"
+"""Characters no join code holds, since they are easily read as one another."""
+
+
 def normal_code(code: str) -> str:
     """The code as the host shows it: upper case, without dashes or spaces. Raises MalformedInput."""
     normal = code.strip().upper().replace("-", "").replace(" ", "")
     if len(normal) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in normal):
-        raise MalformedInput(f"a join code is {CODE_LENGTH} letters and digits like K7P2QX, not {code!r}")
+        reason = f"a join code is {CODE_LENGTH} letters and digits like K7P2QX, not {code!r}"
+        if any(c in LOOK_ALIKES for c in normal):
+            reason += " (codes never hold 0, 1, I, L or O, which look alike: check the code the host shows)"
+        raise MalformedInput(reason)
     return normal
+
+
+def name_look(name: str) -> str:
+    """How a name looks at a table: two names that look the same are one name (as GameSetup.shown_names
+    judges them: case, spaces and compatibility forms aside)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def unique_name(name: str, taken: Sequence[str]) -> str:
+    """`name`, or `name-2`, `name-3`... the first that looks like none of the `taken` names."""
+    looks = {name_look(other) for other in taken}
+    if name_look(name) not in looks:
+        return name
+    number = 2
+    while name_look(f"{name[:36]}-{number}") in looks:
+        number += 1
+    return f"{name[:36]}-{number}"
 
 
 def code_key(code: str) -> bytes:
@@ -206,6 +237,15 @@ class Table:
         return self.setup.roster.index(identity)
 
 
+@dataclass(frozen=True)
+class LobbyState:
+    """What a joiner's lobby shows: the game, how many seats the table has, and who is in so far."""
+
+    game: str
+    players: int
+    cards: tuple[PlayerCard, ...]
+
+
 class LobbyHost:
     """The lobby's host: listens on `bind` (tcp://HOST:PORT, `*` or 0 for any port) from construction on,
     and admits players while `gather` runs."""
@@ -279,6 +319,17 @@ class LobbyHost:
             self._unproven.discard(link)
             self._proven.discard(link)
             link.close()
+            self._free_seat_of(link)
+
+    def _free_seat_of(self, link: Link) -> None:
+        """A joiner whose connection ended before the start left the lobby: its seat is free again, and
+        everyone still there is told."""
+        if self._starting or link not in self._joiners:
+            return
+        index = self._joiners.index(link)
+        del self._joiners[index]
+        del self.cards[index + 1]
+        self._announce()
 
     async def _converse(self, link: Link) -> None:
         """A connection's life: a fresh sealed hello within HELLO_WITHIN_S, a card within ANSWER_WITHIN_S
@@ -330,6 +381,7 @@ class LobbyHost:
             return False
         if message.get("type") == "hello":
             welcome: dict[str, Json] = {"type": "welcome", "lobby": self.nonce.hex(), "hello": _hello_nonce(message)}
+            welcome["names"] = [card.name for card in self.cards]
             return link.send(_sealed(self._key, welcome))
         refusal = self._admit(link, raw)
         if refusal is not None:
@@ -361,6 +413,8 @@ class LobbyHost:
             return "this card was signed for another lobby (a replayed join)"
         if any(card.identity == known.identity for known in self.cards):
             return "a player with this identity is already in the lobby"
+        if any(name_look(card.name) == name_look(known.name) for known in self.cards):
+            return f"the name {card.name!r} is taken at this table: choose another with --name"
         if any(card.contribution == known.contribution for known in self.cards):
             return "this card's contribution is already in the lobby (a replayed card)"
         if any(card.curve_public == known.curve_public or card.endpoint == known.endpoint for known in self.cards):
@@ -370,6 +424,17 @@ class LobbyHost:
         self.cards.append(card)
         self._joiners.append(joiner)
         return None
+
+    async def close_before_start(self, reason: str) -> None:
+        """The host's player left before the game started: tell every joiner the lobby is closed (waiting at
+        most START_FLUSH_S for that to be written), then close it."""
+        if not self._starting:
+            self._starting = True
+            closing = _sealed(self._key, {"type": "closed", "reason": reason[:REASON_CHARS]})
+            for joiner in self._joiners:
+                joiner.send(closing)
+            await asyncio.gather(*(joiner.flushed(START_FLUSH_S) for joiner in self._joiners))
+        self.close()
 
     def close(self) -> None:
         """Stop listening and end every connection: at once if it left what it was sent unread, else once
@@ -430,14 +495,18 @@ async def join_lobby(
     make_card: Callable[[bytes], PlayerCard],
     *,
     timeout_s: float,
-    on_change: Callable[[list[PlayerCard]], None] | None = None,
+    on_change: Callable[[LobbyState], None] | None = None,
+    on_welcome: Callable[[list[str]], None] | None = None,
 ) -> Table:
     """Join the lobby at HOST:PORT with the card `make_card` signs for its nonce, and wait for its game to
-    start. Raises LobbyRefused."""
+    start. `on_welcome` hears the names already at the table before the card is made. Raises LobbyRefused
+    (LobbyClosed when the host closes its lobby)."""
     key = code_key(code)
     within = min(ANSWER_WITHIN_S, timeout_s)
-    link, nonce = await _welcomed_within(address, key, within)
+    link, nonce, names = await _welcomed_within(address, key, within)
     try:
+        if on_welcome is not None:
+            on_welcome(names)
         card = make_card(nonce)
         link.send(_sealed(key, {"type": "join", "card": card.to_wire()}))
         try:
@@ -454,9 +523,29 @@ async def join_lobby(
         link.abort()
 
 
-async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[Link, bytes]:
-    """A link to the lobby and its nonce, from the welcome to a hello. A lobby not (yet) listening, or one
-    that drops the connection before answering, is tried again until `within_s` is up. Raises LobbyRefused."""
+PROBE_WITHIN_S = 3.0
+
+
+async def opens_with(addresses: Sequence[str], code: str) -> list[bool]:
+    """For each lobby address, whether the lobby there welcomes a hello sealed with `code` (nothing else is
+    sent: a wrong code is refused at its first message). The code is never shown to a lobby in the clear."""
+    key = code_key(code)
+
+    async def opens(address: str) -> bool:
+        try:
+            link, _, _ = await _welcomed_within(address, key, PROBE_WITHIN_S)
+        except LobbyRefused:
+            return False
+        link.abort()
+        return True
+
+    return list(await asyncio.gather(*(opens(address) for address in addresses)))
+
+
+async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[Link, bytes, list[str]]:
+    """A link to the lobby, its nonce and the names at its table, from the welcome to a hello. A lobby not
+    (yet) listening, or one that drops the connection before answering, is tried again until `within_s` is
+    up. Raises LobbyRefused."""
     host, _, port = address.rpartition(":")
     try:
         async with asyncio.timeout(within_s):
@@ -464,7 +553,7 @@ async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[L
                 link: Link | None = None
                 try:
                     link = await open_link(host.strip("[]"), int(port))
-                    return link, await _await_welcome(link, key)
+                    return link, *await _await_welcome(link, key)
                 except LINK_ERRORS:
                     if link is not None:
                         link.abort()
@@ -477,8 +566,8 @@ async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[L
         raise LobbyRefused(f"no lobby answered at {address} within {within_s:.0f} s") from None
 
 
-async def _await_welcome(link: Link, key: bytes) -> bytes:
-    """The nonce of the lobby the host opened, from its answer to this hello."""
+async def _await_welcome(link: Link, key: bytes) -> tuple[bytes, list[str]]:
+    """The nonce of the lobby the host opened and the names at its table, from its answer to this hello."""
     hello = secrets.token_hex(HELLO_NONCE_BYTES)
     link.send(_sealed(key, {"type": "hello", "hello": hello}))
     while True:
@@ -488,9 +577,11 @@ async def _await_welcome(link: Link, key: bytes) -> bytes:
         if message is None or message.get("type") != "welcome" or message.get("hello") != hello:
             continue
         lobby = message.get("lobby")
+        names = message.get("names")
+        taken = [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
         if isinstance(lobby, str):
             try:
-                return hex_bytes(lobby, "a lobby nonce", LOBBY_NONCE_BYTES)
+                return hex_bytes(lobby, "a lobby nonce", LOBBY_NONCE_BYTES), taken
             except MalformedInput:
                 continue
 
@@ -523,7 +614,7 @@ class _Receiver(Protocol):
 
 
 async def _await_start(
-    link: _Receiver, key: bytes, card: PlayerCard, on_change: Callable[[list[PlayerCard]], None] | None
+    link: _Receiver, key: bytes, card: PlayerCard, on_change: Callable[[LobbyState], None] | None
 ) -> Table:
     while True:
         raw = await link.recv()
@@ -531,9 +622,13 @@ async def _await_start(
         message = _opened(key, raw)
         if message is None:
             continue
+        if message.get("type") == "closed":
+            raise LobbyClosed(f"the host closed the lobby: {str(message.get('reason'))[:REASON_CHARS]}")
         cards = [PlayerCard.from_wire(c) for c in as_list(message.get("cards"), "the cards")]
         if message.get("type") == "lobby" and on_change is not None:
-            on_change(cards)
+            game, players = message.get("game"), message.get("players")
+            seats = players if type(players) is int and len(cards) <= players <= MAX_TABLE else len(cards)
+            on_change(LobbyState(game if isinstance(game, str) else "", seats, tuple(cards)))
         if message.get("type") == "start":
             table = Table(GameSetup.from_wire(message.get("setup")), tuple(cards))
             try:

@@ -70,7 +70,8 @@ class NodeTimers:
     resend_after_s: float = 0.5
     """How long to wait before sending a peer the same missing messages again."""
     linger_s: float = 5.0
-    """After the end, how long to keep serving peers that still lack messages."""
+    """After the end, how long to keep serving peers that still lack messages (after a finish, up to
+    drop_after_s for a seat whose heartbeat showed it lacks some: it may be restarting)."""
     away_s: float = 600.0
     """How long to wait for a player who left to resume before dropping it."""
 
@@ -152,8 +153,8 @@ class PeerNode:
             while not self._over():
                 self._guarded(self._beat)
                 await self._pause(receiver)
-            deadline = self.clock() + (0 if self._leaving else self.timers.linger_s)
-            while self.clock() < deadline and not self._everyone_caught_up():
+            over_at = self.clock()
+            while self.clock() < over_at + self._linger_s() and not self._everyone_caught_up():
                 self._guarded(self._beat)
                 await self._pause(receiver)
             if self.session.finished:
@@ -204,6 +205,22 @@ class PeerNode:
 
     def _over(self) -> bool:
         return self.session.finished or self.session.fault is not None or self._leaving
+
+    def _linger_s(self) -> float:
+        """How long after the end this peer serves peers that lack what it holds: linger_s; but after a finish,
+        while a seat's last have-vector shows it lacks messages (it may have crashed in the end exchange and be
+        restarting), as long as the table's timeout, so that it can finish too (PROTOCOL §17.3)."""
+        if self._leaving:
+            return 0.0
+        if self.session.finished and any(self._behind(seat) for seat in self.mesh.others):
+            return max(self.timers.linger_s, self.timers.drop_after_s)
+        return self.timers.linger_s
+
+    def _behind(self, seat: int) -> bool:
+        """`seat`'s last heartbeat showed it lacks messages this peer holds (and it has not said goodbye)."""
+        theirs = self._peer_have.get(seat)
+        mine = self.session.have()
+        return seat not in self._gone and theirs is not None and any(t < m for t, m in zip(theirs, mine, strict=True))
 
     def _everyone_caught_up(self) -> bool:
         """Every other peer holds all this one does, or has left holding all it needed."""

@@ -93,11 +93,17 @@ class Controller(Protocol):
 @dataclass
 class Lobby:
     title: str
+    """The game's title; empty while a joiner does not know it yet."""
     address: str
     code: str
     players: list[str]
     wanted: int
+    """The table's seats; 0 while a joiner does not know them yet."""
     host: bool
+    more: list[str] = field(default_factory=list)
+    """The lobby's other addresses (the host's other networks)."""
+    join_line: str = ""
+    """The command another player types to join (shown to the host)."""
 
 
 @dataclass(frozen=True)
@@ -133,11 +139,14 @@ class GameApp:
         input: Input | None = None,
         output: Output | None = None,
         on_start: Callable[[], None] | None = None,
+        on_add_bot: Callable[[], str] | None = None,
     ) -> None:
         self.controller: Controller | None = None
         self.ascii_only = ascii_only
         self.model = Model()
         self.on_start = on_start
+        self.on_add_bot = on_add_bot
+        """A host's `bot` command (or `+`) in the lobby: seat a bot; what it says is shown."""
         self.left = False
         self.kit: GameUi | None = None
         """The game's terminal kit, once the game starts (the lobby comes first, and a joiner learns there
@@ -237,8 +246,7 @@ class GameApp:
         text = self.input.text.strip()
         self.input.reset()
         if self.model.lobby is not None:
-            if self.model.lobby.host and self.on_start is not None and text in ("", "start"):
-                self.on_start()
+            self._lobby_command(self.model.lobby, text)
             return
         if self._over():
             if text in ("", "q", "quit"):
@@ -252,6 +260,17 @@ class GameApp:
             self.model.message = ("class:error", "It is not your turn yet.")
             return
         self._play(legal[self._selected(legal)])
+
+    def _lobby_command(self, lobby: Lobby, text: str) -> None:
+        if text in ("quit", "exit", "leave"):
+            self.model.confirm_leave = True
+        elif lobby.host and self.on_start is not None and text in ("", "start"):
+            self.on_start()
+        elif lobby.host and self.on_add_bot is not None and text in ("bot", "+"):
+            self.model.message = ("", self.on_add_bot())
+        elif text:
+            words = "Enter starts, `bot` (or +) seats a bot, quit leaves" if lobby.host else "quit leaves"
+            self.model.message = ("class:error", f"Not a lobby command: {printable(text, 30)} ({words}).")
 
     def _command(self, text: str) -> None:
         verb, _, rest = text.partition(" ")
@@ -305,6 +324,13 @@ class GameApp:
         @keys.add("?", filter=Condition(lambda: not self.input.text) & ~confirming)
         def _(event: KeyPressEvent) -> None:
             self.model.help = not self.model.help
+
+        hosting = Condition(lambda: self.model.lobby is not None and self.model.lobby.host and not self.input.text)
+
+        @keys.add("+", filter=hosting & ~confirming)
+        def _(event: KeyPressEvent) -> None:
+            if self.model.lobby is not None:
+                self._lobby_command(self.model.lobby, "+")
 
         @keys.add("q", filter=Condition(lambda: self._over() and not self.input.text))
         def _(event: KeyPressEvent) -> None:
@@ -395,6 +421,9 @@ class GameApp:
                                 f"{MIN_COLUMNS}x{MIN_ROWS}. Make it larger (Ctrl-C leaves).")]  # fmt: skip
 
     def _confirm_text(self) -> StyleAndTextTuples:
+        if self.model.lobby is not None and self.controller is None:
+            seat = "The lobby closes for everyone in it." if self.model.lobby.host else "Your seat is freed."
+            return [("", f"Leave the lobby? {seat}\n"), ("", "y = leave, n = stay")]
         return [("", "Leave the game? The others are told; you can come back with\n"),
                 ("", "`p2pfish resume`.  y = leave, n = stay")]  # fmt: skip
 
@@ -415,15 +444,22 @@ class GameApp:
         return self._game_kit.board(snapshot.view, snapshot.names, selected, self.ascii_only)
 
     def _lobby(self, lobby: Lobby) -> StyleAndTextTuples:
+        seats = f"{len(lobby.players)}/{lobby.wanted}" if lobby.wanted else str(len(lobby.players))
         out: StyleAndTextTuples = [
-            ("class:title", f"{lobby.title} lobby\n\n"),
+            ("class:title", f"{lobby.title} lobby\n\n" if lobby.title else "Lobby\n\n"),
             ("", f"  address    {lobby.address}\n"),
-            ("class:secret", f"  join code  {lobby.code}\n\n"),
-            ("", f"  players ({len(lobby.players)}/{lobby.wanted}):\n"),
+            *(("class:dim", f"  also at    {address}\n") for address in lobby.more),
+            ("class:secret", f"  join code  {lobby.code}\n"),
         ]
+        if lobby.join_line:
+            out.append(("", f"  to join, type:\n    {lobby.join_line}\n"))
+        out.append(("", f"\n  players ({seats}):\n"))
         out += [("", f"    {printable(name, LOBBY_NAME_CHARS)}\n") for name in lobby.players]
         if lobby.host:
-            out.append(("class:turn", "\n  Press Enter to start now, or wait until the table is full.\n"))
+            hint = "Enter starts now (or wait until the table is full).\n  `bot` or + seats a bot; quit leaves."
+            out.append(("class:turn", f"\n  {hint}\n"))
+        else:
+            out.append(("class:dim", "\n  Waiting for the host to start; quit leaves.\n"))
         return out
 
     def _status(self) -> StyleAndTextTuples:

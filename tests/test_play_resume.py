@@ -1,0 +1,98 @@
+"""A host with bot peers (`host --bots`, as `p2pfish play` starts them) killed in a terminal and resumed
+within seconds finishes the game with the same bots: they survive their host's death (the terminal's
+hangup is not theirs) and serve it when it comes back. Run in tmux, the host the pane's own process."""
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conformance_helpers import wait_for
+
+from p2pfish.core.wire import Json
+from p2pfish.tools.events import parse_event
+
+CODE = "RSM234"
+WAIT_S = 30.0
+
+
+def events(path: Path) -> list[dict[str, Json]]:
+    found = []
+    for line in path.read_text().splitlines() if path.exists() else []:
+        event = parse_event(line)
+        if event is not None:
+            found.append(event)
+    return found
+
+
+def pids_with(text: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if text.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+    return found
+
+
+def bot_folder(pid: int) -> Path | None:
+    """The temporary folder of a bot process (its --identity-dir's parent)."""
+    words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    at = words.index(b"--identity-dir") if b"--identity-dir" in words else -1
+    return Path(words[at + 1].decode()).parent if at >= 0 else None
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_host_killed_in_a_terminal_resumes_and_finishes_with_its_bots(tmp_path: Path) -> None:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    socket = f"p2pfish-resume-{os.getpid()}"
+    out = tmp_path / "host.out"
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONUNBUFFERED": "1"}
+    host = [
+        sys.executable, "-m", "p2pfish", "host", "fishnstones", "--players", "3", "--bots", "2", "--bot", "greedy",
+        "--code", CODE, "--bind", "127.0.0.1", "--no-discovery", "--identity-dir", str(tmp_path / "host"), "--json",
+    ]  # fmt: skip
+    command = "exec " + " ".join(f"'{word}'" for word in host) + f" > '{out}' 2> '{tmp_path / 'host.err'}'"
+    tmux = ["tmux", "-L", socket]
+    subprocess.run([*tmux, "new-session", "-d", "-x", "80", "-y", "24", command], env=env, check=True, timeout=10)
+    bots: list[int] = []
+    folders: list[Path | None] = []
+    try:
+        wait_for(lambda: any(e["event"] == "started" for e in events(out)), WAIT_S, "the game to start")
+        started = next(e for e in events(out) if e["event"] == "started")
+        pane = subprocess.run([*tmux, "display", "-p", "#{pane_pid}"], capture_output=True, text=True, check=True)
+        host_pid = int(pane.stdout)
+        bots = [pid for pid in pids_with(f"--code\0{CODE}\0") if pid != host_pid]
+        assert len(bots) == 2, bots
+        folders += [bot_folder(pid) for pid in bots]
+        os.kill(host_pid, signal.SIGKILL)
+        wait_for(lambda: not alive(host_pid), 10, "the host to die")
+        subprocess.run([*tmux, "kill-server"], check=False, timeout=10)  # the terminal goes too
+        assert all(alive(pid) for pid in bots), "a bot died with its host's terminal"
+        resumed = subprocess.run(
+            [sys.executable, "-m", "p2pfish", "resume", str(started["store"]), "--identity-dir",
+             str(tmp_path / "host"), "--json"],
+            capture_output=True, text=True, timeout=120, env=env, check=False,
+        )  # fmt: skip
+        result = parse_event(resumed.stdout.strip().splitlines()[-1]) if resumed.stdout.strip() else None
+        assert result is not None and result["finished"], resumed.stderr
+        wait_for(lambda: not any(alive(pid) for pid in bots), WAIT_S, "the bots to exit after the game")
+    finally:
+        subprocess.run([*tmux, "kill-server"], check=False, timeout=10)
+        for pid in bots:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        for folder in {folder for folder in folders if folder is not None}:  # the resumed host cannot know it
+            shutil.rmtree(folder, ignore_errors=True)

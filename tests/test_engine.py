@@ -110,15 +110,18 @@ def test_a_crashed_engine_is_named_with_its_exit_code_and_the_fallback_bot_plays
 
 
 @pytest.mark.parametrize(
-    ("command", "says"),
+    ("command", "hello_s", "says"),
     [
-        ("/no/such/engine --fast", "names no program that can be run: '/no/such/engine'"),
-        (f"{MISBEHAVING} bad-ready", "its answer to hello is not JSON: 'hello to you too'"),
-        (f"{MISBEHAVING} no-ready", "did not answer hello within 0.3 s"),
+        ("/no/such/engine --fast", 30.0, "names no program that can be run: '/no/such/engine'"),
+        (f"{MISBEHAVING} bad-ready", 30.0, "its answer to hello is not JSON: 'hello to you too'"),
+        (f"{MISBEHAVING} no-ready", 0.3, "did not answer hello within 0.3 s"),
     ],
 )
-def test_an_engine_that_cannot_start_or_greet_leaves_the_seat_to_the_fallback_bot(command: str, says: str) -> None:
-    table = Table(FISHNSTONES, command, hello_s=0.3)
+def test_an_engine_that_cannot_start_or_greet_leaves_the_seat_to_the_fallback_bot(
+    command: str, hello_s: float, says: str
+) -> None:
+    """(An engine that answers at all has all the time a slow machine needs to start.)"""
+    table = Table(FISHNSTONES, command, hello_s=hello_s)
     table.play()
     (note,) = table.notes
     assert says in note and note.endswith("the fallback bot plays the seat for the rest of the game"), note

@@ -404,7 +404,8 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
     """The final table: a column per player, with the points as Fisherman and as Fish, the total, the winners."""
     parts = score_parts(view)
     label = len("Fisherman")
-    width = max(4, min(12, (STATUS_WIDTH - label) // view.players))
+    longest = max(len(name_of(names, seat)) for seat in range(view.players))
+    width = max(4, min(longest + 1, (STATUS_WIDTH - label) // view.players))
     out: StyleAndTextTuples = [("class:title", "Final".ljust(label))]
     shown = short_names(names, view.players, width - 1)
     for seat in range(view.players):

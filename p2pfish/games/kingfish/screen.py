@@ -464,8 +464,10 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
 def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
     """The final table: a row per player, highest total first (a 24-row terminal shows the top rows
     only), with the points of every round, the total and the winners."""
-    label = NAME + 2
-    shown = short_names(names, view.players, NAME)
+    room = STATUS_WIDTH - 4 * len(view.history) - 7 - len("  winner") - 2
+    longest = max(len(name_of(names, seat)) for seat in range(view.players))
+    shown = short_names(names, view.players, max(NAME, min(longest, room)))
+    label = max(len(name) for name in shown) + 2
     out: StyleAndTextTuples = [("class:title", "Final".ljust(label))]
     out += [("class:dim", f"r{number}".rjust(4)) for number in range(1, len(view.history) + 1)]
     out.append(("class:title", "total".rjust(7)))

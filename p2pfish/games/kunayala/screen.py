@@ -423,9 +423,9 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     return out
 
 
-SCORE_ROW = "{:<20}{:<7}{:>5}{:>9}{:>8}{:>7}{:>6}"
-SCORE_NAME = 17
-"""A name in the final table: 20 columns, indented by 2, one blank after it (62 columns in all)."""
+SCORE_ROW = "{:<16}{:<7}{:>5}{:>9}{:>8}{:>7}{:>6}"
+SCORE_NAME = 13
+"""A name in the final table: 16 columns, indented by 2, one blank after it (66 columns with "winner")."""
 
 
 def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
@@ -439,7 +439,7 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
         name = "  " + names[seat][:SCORE_NAME]
         colour = seat_colour(view, seat)
         if parts is None or colour is None:
-            out.append(("class:dim", f"{name:<20}colour not revealed\n"))
+            out.append(("class:dim", f"{name:<16}colour not revealed\n"))
             continue
         row = SCORE_ROW.format(
             name,

@@ -319,7 +319,8 @@ def test_scores_match_the_outcome() -> None:
     for each in games():
         for view in each.final:
             drawn = scores(view, each.names, each.outcome.winners)
-            assert_fits(drawn, 7, STATUS_WIDTH)
+            assert_fits(drawn, 8, STATUS_WIDTH)
+            assert "ties share the victory" in text(drawn)
             plain = text(drawn)
             assert plain.isascii() and plain.endswith("\n")  # the app puts the audit line on the 7th row
             lines = plain.split("\n")

@@ -151,7 +151,8 @@ def test_scores_match_the_outcome_and_name_each_colour() -> None:
             parts = score_parts(view)
             assert tuple(p.total for p in parts if p is not None) == each.outcome.scores
             drawn = scores(view, each.names, each.outcome.winners)
-            assert_fits(drawn, 6)
+            assert_fits(drawn, 7)
+            assert "a tie goes to the most fish" in text(drawn)
             lines = text(drawn).split("\n")
             assert lines[0].startswith("Final scores")
             for seat, part in enumerate(parts):

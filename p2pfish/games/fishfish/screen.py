@@ -411,6 +411,7 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
     for seat in range(view.players):
         out.append(("class:turn" if seat in winners else "class:title", shown[seat].rjust(width)))
     rows = (
+        *((f"round {number}", list(points)) for number, points in enumerate(view.history, start=1)),
         ("Fisherman", [fisher for fisher, _ in parts]),
         ("Fish", [fish for _, fish in parts]),
         ("total", list(view.totals)),
@@ -424,5 +425,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
     out.append(("", "\n" + " " * label))
     for seat in range(view.players):
         out.append(("class:turn", ("winner" if seat in winners else "").rjust(width)))
-    out.append(("", "\n"))
+    out.append(("class:dim", "\nHighest total wins; ties share the victory.\n"))
     return out

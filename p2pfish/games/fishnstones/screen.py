@@ -145,4 +145,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
         mark = "  winner" if seat in winners else ""
         out.append(("class:turn" if mark else "", f"  {names[seat]:<16} {fish - stones:>3} points"))
         out.append(("class:dim", f"  ({fish} fish, {stones} stones, {water} water){mark}\n"))
+    out.append(("class:dim", "Highest wins; a tie goes to the fewest stones, then is shared.\n"))
     return out

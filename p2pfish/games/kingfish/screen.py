@@ -477,5 +477,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
         out += [("", str(points[seat]).rjust(4)) for points in view.history]
         out.append((style, str(view.scores[seat]).rjust(7)))
         out.append((style, "  winner" if seat in winners else ""))
-    out.append(("", "\n"))
+    out.append(("class:dim", "\nHighest total wins; ties share the victory.\n"))
     return out

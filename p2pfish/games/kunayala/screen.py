@@ -451,4 +451,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
             parts.total,
         )
         out += [("class:turn" if mark else "", row), ("class:turn", mark), ("", "\n")]
+    out.append(("class:dim", "Highest wins; a tie goes to the most fish in one's own school.\n"))
     return out

@@ -500,7 +500,10 @@ class GameApp:
             board = self._board_text()
             status = self._status_text()
             moves = len(self._choice_rows(size.columns)[0]) if self._legal() is not None else self._waiting_rows()
-            self._planned = plan(size.columns, size.rows, board=_rows(board), status=_rows(status), moves=moves)
+            self._planned = plan(
+                size.columns, size.rows, board=_rows(board), status=_rows(status), moves=moves,
+                status_first=self.model.winners is not None,
+            )  # fmt: skip
             self._drawn = (board, status)
             self._plan_key = key
         return self._planned

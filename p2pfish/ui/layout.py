@@ -37,10 +37,10 @@ class Plan:
     """Rows of moves, under their header row."""
 
 
-def plan(columns: int, rows: int, *, board: int, status: int, moves: int) -> Plan:
+def plan(columns: int, rows: int, *, board: int, status: int, moves: int, status_first: bool = False) -> Plan:
     """Share `columns` x `rows` among a board of `board` rows, a status of `status` rows and `moves`
     rows of moves: every move row fits first (at least 3 when there are 3), then the board, the status,
-    and the log takes the rest (at least a row)."""
+    and the log takes the rest (at least a row, unless `status_first`: the final scores stay whole)."""
     room = rows - FIXED_ROWS - 1
     shown_moves = min(moves, max(3, min(MOVE_ROWS, room - board - 2)))
     middle = max(1, room - shown_moves)
@@ -50,7 +50,7 @@ def plan(columns: int, rows: int, *, board: int, status: int, moves: int) -> Pla
         board_rows = min(board, middle)
         return Plan(True, left, board_rows, middle - board_rows, middle, shown_moves)
     board_rows = min(board, middle - 1)
-    status_rows = min(status, max(0, (middle - board_rows) // 2))
+    status_rows = min(status, middle - board_rows if status_first else max(0, (middle - board_rows) // 2))
     return Plan(False, columns, board_rows, status_rows, middle - board_rows - status_rows, shown_moves)
 
 

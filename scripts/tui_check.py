@@ -27,6 +27,8 @@ GAME_S = 600.0
 """The longest a whole game may take to reach its end screen."""
 POLL_S = 0.2
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
+TOLD = ("joint randomness", "is turned up", "is dealt", "casts a new line", "passes", "Ponds: ", "pond is filled")
+"""Words of the log's first lines in some game (the log shows its newest lines)."""
 BOTS = {"fishnstones": 3, "kunayala": 2, "fishfish": 2, "kingfish": 2}
 
 
@@ -75,8 +77,8 @@ def play_one(game: str, columns: int, rows: int, state: str) -> None:
     print("ok   the key hints stand in the last row")
     if columns >= 110 and "What happened" not in shown:
         raise Failed(f"FAIL the log has its own column\n{shown}")
-    if "(drawn by joint randomness)" not in shown and "shuffled" not in shown:
-        raise Failed(f"FAIL the log tells the first draw\n{shown}")
+    if not any(told in shown for told in TOLD):
+        raise Failed(f"FAIL the log tells the first events\n{shown}")
     print("ok   the log is on the screen")
     keys("?")
     wait_for(lambda s: "Help" in s and "Ctrl-C" in s, "help opens on ?")

@@ -53,7 +53,7 @@ from p2pfish.games.fishfish.rules import (
     fisherman_of,
 )
 from p2pfish.games.fishfish.words import kind_text, tiles_text
-from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
+from p2pfish.ui.drawing import Line, as_text, fit, name_of, round_head, score_grid, short_names
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""
@@ -366,13 +366,11 @@ def short_turn(view: View, names: tuple[str, ...]) -> str:
 def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     """Round x of y and whose turn, where you stand, this round's running score, the last round's
     (there is no log line for the end of a round) and the totals: 7 rows at most."""
-    if playing(view):
-        line = f", line {len(view.lines)} of {LINES} (bait {view.lines[-1].bait})" if view.lines else ""
-        head = f"Round {view.round} of {view.rounds}{line}: {short_turn(view, names)}"
-    elif view.phase == OVER:
-        head = f"All {view.rounds} rounds played. Game over"
-    else:
-        head = turn_text(view, names)
+    line = f", line {len(view.lines)} of {LINES} (bait {view.lines[-1].bait})" if view.lines else ""
+    head = round_head(
+        view.round if playing(view) else None, view.rounds, line, short_turn(view, names),
+        "" if view.phase == OVER else turn_text(view, names),
+    )  # fmt: skip
     out: StyleAndTextTuples = [("class:title", head[:STATUS_WIDTH] + "\n")]
     you = _you_line(view)
     if you:

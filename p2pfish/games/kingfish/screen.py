@@ -58,7 +58,7 @@ from p2pfish.games.kingfish.rules import (
     suit,
 )
 from p2pfish.games.kingfish.words import card_style, card_text
-from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
+from p2pfish.ui.drawing import Line, as_text, fit, name_of, round_head, score_grid, short_names
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""
@@ -445,13 +445,11 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
 def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     """Round r of N and whose turn, then the points: the totals first, this round's so far, then the
     finished rounds newest first (the app shows as many of these 7 rows as fit)."""
-    if playing(view):
-        excursion = f", excursion {view.excursion}" if view.excursion and view.phase in ROUND_PHASES else ""
-        head = f"Round {view.round} of {view.rounds}{excursion}: {short_turn(view, names)}"
-    elif view.phase == OVER:
-        head = f"All {view.rounds} rounds played. Game over"
-    else:
-        head = turn_text(view, names)
+    excursion = f", excursion {view.excursion}" if view.excursion and view.phase in ROUND_PHASES else ""
+    head = round_head(
+        view.round if playing(view) else None, view.rounds, excursion, short_turn(view, names),
+        "" if view.phase == OVER else turn_text(view, names),
+    )  # fmt: skip
     out: StyleAndTextTuples = [("class:title", head[:STATUS_WIDTH] + "\n")]
     rows: list[tuple[str, Sequence[int]]] = [("total", view.scores)]
     if playing(view):

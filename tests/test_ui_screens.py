@@ -72,6 +72,10 @@ def test_the_move_rows_grow_with_the_terminal_and_the_board_is_never_cut() -> No
     assert small.moves == 3 and small.board == 15 and small.log >= 1
     assert large.moves == 5 and large.wide and large.board == 15 and large.status >= 7
     assert plan(80, 24, board=11, status=5, moves=1).moves == 1
+    end = plan(80, 24, board=12, status=7, moves=0, status_first=True)
+    assert (end.board, end.status, end.moves) == (12, 7, 0), end
+    end = plan(80, 24, board=15, status=13, moves=0, status_first=True)
+    assert (end.board, end.status, end.moves) == (6, 13, 0), end
 
 
 def test_the_log_is_as_wide_as_the_room_left_and_breaks_between_words() -> None:

@@ -175,6 +175,11 @@ class GameApp:
         """The game as last read from the controller; None when it must be read again."""
         self.completer = CommandCompleter()
         self.input = Buffer(completer=self.completer, multiline=False)
+        self._version = 0
+        """Counts what may change the panes (a new snapshot, a call of the wiring): their plan is kept till it moves."""
+        self._plan_key: tuple[int, ...] | None = None
+        self._planned = Plan(False, MIN_COLUMNS, 0, 0, 0, 0)
+        self._drawn: tuple[StyleAndTextTuples, StyleAndTextTuples] = ([], [])
         self._my_turn = False
         """Whether the last snapshot read was this seat's turn (a new turn rings the bell)."""
         self.app: Application[None] = Application(
@@ -230,6 +235,7 @@ class GameApp:
         self.log(text, "error")
 
     def redraw(self) -> None:
+        self._version += 1
         self.app.invalidate()
 
     async def run(self) -> None:
@@ -248,6 +254,7 @@ class GameApp:
             decision = None if self._over() else controller.decision()
             view, legal = decision if decision is not None else (controller.view(), None)
             self._snapshot = Snapshot(controller.seat, controller.names, view, legal)
+            self._version += 1
             self._signal_turn(legal is not None)
         return self._snapshot
 
@@ -494,9 +501,8 @@ class GameApp:
     def _plan(self) -> Plan:
         """The panes' places for this frame (worked out once per frame: every pane asks)."""
         size = self.app.output.get_size()
-        key = (size.columns, size.rows, id(self._snapshot), self.model.selected, self._over(),
-               self.model.lobby is not None, len(self.model.log), self.controller is not None)  # fmt: skip
-        if getattr(self, "_plan_key", None) != key or self._snapshot is None:
+        key = (size.columns, size.rows, self._version, self.model.selected, self._over())
+        if self._plan_key != key or self._snapshot is None:
             board = self._board_text()
             status = self._status_text()
             moves = len(self._choice_rows(size.columns)[0]) if self._legal() is not None else self._waiting_rows()

@@ -40,17 +40,21 @@ class Plan:
 def plan(columns: int, rows: int, *, board: int, status: int, moves: int, status_first: bool = False) -> Plan:
     """Share `columns` x `rows` among a board of `board` rows, a status of `status` rows and `moves`
     rows of moves: every move row fits first (at least 3 when there are 3), then the board, the status,
-    and the log takes the rest (at least a row, unless `status_first`: the final scores stay whole)."""
+    and the log takes the rest (at least a row); `status_first` (the final scores) puts the status before
+    the board."""
     room = rows - FIXED_ROWS - 1
     shown_moves = min(moves, max(3, min(MOVE_ROWS, room - board - 2)))
     middle = max(1, room - shown_moves)
     wide = columns >= WIDE_FROM
+    if status_first:
+        status_rows = min(status, max(0, middle - 3))
+        board_rows = min(board, middle - status_rows)
+    else:
+        board_rows = min(board, middle - 1)
+        status_rows = min(status, max(0, (middle - board_rows) // 2))
     if wide:
         left = max(BOARD_COLUMNS, min(columns - 44, columns * 11 // 20))
-        board_rows = min(board, middle)
         return Plan(True, left, board_rows, middle - board_rows, middle, shown_moves)
-    board_rows = min(board, middle - 1)
-    status_rows = min(status, middle - board_rows if status_first else max(0, (middle - board_rows) // 2))
     return Plan(False, columns, board_rows, status_rows, middle - board_rows - status_rows, shown_moves)
 
 

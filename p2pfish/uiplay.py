@@ -231,14 +231,15 @@ class UiFrontend:
                 mark = "  winner" if seat in outcome.winners else ""
                 lines.append(f"  {names[seat]:<{max(len(n) for n in names)}}  {outcome.scores[seat]:>4} points{mark}")
             lines.append("Winner: " + " and ".join(names[seat] for seat in outcome.winners))
-        path = Path(self.options.transcript) if self.options.transcript else self._transcript_path(session)
+        path = Path(self.options.transcript) if self.options.transcript else self._transcript_path()
         if path is not None:
             if not self.options.transcript:
                 write_private_file(path, b"\n".join(session.transcript()) + b"\n", "transcript")
             lines.append(f"Transcript: {path} (check it with: p2pfish verify {path})")
         return "\n".join(lines)
 
-    def _transcript_path(self, session: Session) -> Path | None:
+    def _transcript_path(self) -> Path | None:
+        """Where the transcript goes without --transcript: beside the game's store."""
         if self.store is None:
             return None
         return self.store.with_name(self.store.stem + ".transcript.jsonl")

@@ -63,7 +63,13 @@ def start(command: str, columns: int, rows: int, env: dict[str, str]) -> None:
     tmux("kill-session", "-t", SESSION)
     exports = " ".join(f"{key}={value}" for key, value in env.items())
     shell = f"env {exports} {command}; echo EXIT=$?; sleep 600"
-    tmux("new-session", "-d", "-s", SESSION, "-x", str(columns), "-y", str(rows), shell)
+    deadline = time.monotonic() + STEP_S
+    # killing the last session stops the tmux server: a new session asked for meanwhile may not start
+    while subprocess.run(["tmux", "has-session", "-t", SESSION], capture_output=True, check=False).returncode:
+        if time.monotonic() > deadline:
+            raise Failed("FAIL tmux starts a session")
+        tmux("new-session", "-d", "-s", SESSION, "-x", str(columns), "-y", str(rows), shell)
+        time.sleep(POLL_S)
 
 
 def play_one(game: str, columns: int, rows: int, state: str) -> None:

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
+from p2pfish import __version__
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.games import DEFAULT_GAME
@@ -30,6 +31,8 @@ CommandAdder = Callable[[str, Callable[[argparse.Namespace], int], str], argpars
 
 EXIT_USAGE = 2
 MAX_PORT = 65535
+MAX_PACE_S = 60.0
+"""The longest wait `watch --pace` takes after a move."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -274,7 +277,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
     _check_table(args.game, args.bots)
-    return watch_game(args.game, args.bots, args.seed)
+    if not 0 <= args.pace <= MAX_PACE_S:
+        raise UsageError(f"--pace must be 0 to {MAX_PACE_S:.0f} seconds, not {args.pace}")
+    return watch_game(args.game, args.bots, args.seed, args.pace)
 
 
 def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argparse.ArgumentParser:
@@ -284,6 +289,7 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
         description="Peer-to-peer fishing card games on your LAN, no trusted host.",
         epilog="Test tools: p2pfish match (a networked game of bot processes, audited) and p2pfish bench.",
     )
+    parser.add_argument("--version", action="version", version=f"p2pfish {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def command(name: str, run: Callable[[argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
@@ -301,6 +307,8 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     watch.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
     watch.add_argument("--bots", type=int, default=3, help="number of bots besides the first (default 3)")
     watch.add_argument("--seed", type=int, default=None, help="seed for the bots")
+    watch.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                       help="wait this long after each move, to follow the game (default 0)")  # fmt: skip
 
     sp = command("selfplay", cmd_selfplay, "play many bot games in-process, rules only, and print the results")
     sp.add_argument("game", help="game id, e.g. fishnstones")

@@ -16,16 +16,19 @@ from p2pfish.core.errors import UsageError
 from p2pfish.core.player import Decision, Player
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
-from p2pfish.invocation import join_line, resume_line
+from p2pfish.invocation import join_line, p2pfish_command, resume_line
 from p2pfish.net.lobby import PlayerCard, new_join_code
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
 from p2pfish.netplay import PeerOptions, host_game, zmq_context
+from p2pfish.paths import write_private_file
+from p2pfish.resumable import transcript_beside
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
+from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS
-from p2pfish.ui.app import GameApp, Lobby
+from p2pfish.ui.app import GameApp, Lobby, Wait
 from p2pfish.ui.kit import GameUi
+from p2pfish.ui.narrator import Narrator
 
 
 class SessionWindow:
@@ -37,6 +40,12 @@ class SessionWindow:
         self.seat: int = session.seat
         self.names: tuple[str, ...] = session.setup.shown_names
         self.game: str = session.setup.game
+        kit = kit_for(self.game)
+        self.narrator = Narrator(session.rules, session.setup.option_map, kit, seat=self.seat, names=self.names)
+
+    def news(self) -> list[str]:
+        """The log entries applied since this was last asked, in words as this seat reads them."""
+        return self.narrator.lines([(entry.seat, entry.action) for entry in self.session.log], self.session.known())
 
     def view(self) -> Any:
         return self.session.view()
@@ -46,6 +55,10 @@ class SessionWindow:
 
     def waiting_for(self) -> tuple[int, ...]:
         return tuple(seat for seat in self.session.waiting_for() if seat != self.seat)
+
+    def waits(self) -> tuple[Wait, ...]:
+        """Whom the game waits for: an in-memory table has no clock, hence no time limit."""
+        return tuple(Wait(seat, self.session.deciding(seat), None) for seat in self.waiting_for())
 
     def progress(self) -> str:
         return self.session.progress()
@@ -60,6 +73,16 @@ class NodeController(SessionWindow):
 
     def act(self, action: Action) -> None:
         self.node.act(action)
+
+    def waits(self) -> tuple[Wait, ...]:
+        """Whom the game waits for, each with the time left before the table's timeout, and whether its
+        player is deciding, its link silent, or its player gone meaning to come back."""
+        now, node = self.node.clock(), self.node
+        return tuple(
+            Wait(seat, self.session.deciding(seat), self.session.time_left(seat, now), node.link_silent(seat),
+                 node.left_to_resume(seat))
+            for seat in self.waiting_for()
+        )  # fmt: skip
 
     def chat(self, text: str) -> bool:
         if not self.session.can_chat():
@@ -98,7 +121,8 @@ class TableController(SessionWindow):
         self.table.settle()
         for event in self.session.take_events():
             if isinstance(event, Applied):
-                self.app.log(kit_for(self.game).narrate(event.seat, event.action, self.names))
+                for line in self.news():
+                    self.app.log(line)
             elif isinstance(event, Finished):
                 verdict = "Audit: " + ("verified." if audit(self.session.transcript()).verified else "FAILED.")
                 self.app.game_over(event.outcome.winners, verdict)
@@ -132,6 +156,7 @@ class UiFrontend:
         self._app_task: asyncio.Future[None] | None = None
         self._lobby: Lobby | None = None
         self._session: Session | None = None
+        self._window: NodeController | None = None
         self.kit: GameUi | None = None
 
     def _start(self) -> None:
@@ -184,14 +209,16 @@ class UiFrontend:
         self._ensure_app()
         self.names, self.store = session.setup.shown_names, store
         self.kit = kit_for(session.setup.game)
-        self.app.start(NodeController(session, node), self.kit)
+        self._window = NodeController(session, node)
+        self.app.start(self._window, self.kit)
         self._session = session
         self.app.log(f"Left or crashed? {resume_line()} brings you back to this game.", "dim")
 
     def event(self, event: NodeEvent) -> None:
         names = self.names
-        if isinstance(event, Applied) and self.kit is not None:
-            self.app.log(self.kit.narrate(event.seat, event.action, names))
+        if isinstance(event, Applied) and self._window is not None:
+            for line in self._window.news():
+                self.app.log(line)
         elif isinstance(event, Finished) and self._session is not None:
             result = audit(self._session.transcript())
             verdict = (
@@ -204,8 +231,8 @@ class UiFrontend:
             self.app.stopped(f"The game stopped: {event.fault.describe(names)}")
         elif isinstance(event, ChatReceived):
             self.app.log(f"{names[event.seat]}: {event.text}", "chat")
-        elif isinstance(event, (Slow, PeerSilent)):
-            self.app.announce(f"Waiting for {names[event.seat]}: no answer for a while.")
+        elif isinstance(event, PeerSilent):
+            self.app.announce(f"Lost contact with {names[event.seat]}: nothing heard for {event.seconds:.0f} s.")
         elif isinstance(event, PeerAway):
             self.app.announce(f"{names[event.seat]} left the game; waiting for them to resume it.")
         elif isinstance(event, PeerBack):
@@ -218,6 +245,36 @@ class UiFrontend:
             print(f"You left the game. Come back to it with: {resume_line(self.store)}")
             if self.bots is not None and self.bots.running():
                 print("Your bots wait for you for up to 10 minutes, then end the game and exit.")
+        elif session.finished or session.fault is not None:
+            print(self.summary(session))
+
+    def summary(self, session: Session) -> str:
+        """The result as printed when the end screen closes: scores, winners, the audit and the transcript,
+        written beside the game's store (or where --transcript said)."""
+        names = self.names
+        lines = [f"p2pfish - {self.kit.title if self.kit else session.setup.game} - session "
+                 f"{session.session_id.hex()[:16]}"]  # fmt: skip
+        outcome = session.outcome()
+        if outcome is None:
+            fault = session.fault
+            lines.append(f"The game stopped: {fault.describe(names) if fault else 'unfinished'}")
+        else:
+            for seat in sorted(range(len(names)), key=lambda seat: -outcome.scores[seat]):
+                mark = "  winner" if seat in outcome.winners else ""
+                lines.append(f"  {names[seat]:<{max(len(n) for n in names)}}  {outcome.scores[seat]:>4} points{mark}")
+            lines.append("Winner: " + " and ".join(names[seat] for seat in outcome.winners))
+        path = Path(self.options.transcript) if self.options.transcript else self._transcript_path()
+        if path is not None:
+            if not path.exists():
+                write_private_file(path, b"\n".join(session.transcript()) + b"\n", "transcript")
+            lines.append(f"Transcript: {path} (check it with: {p2pfish_command()} verify {path})")
+        return "\n".join(lines)
+
+    def _transcript_path(self) -> Path | None:
+        """Where the transcript goes without --transcript: beside the game's store."""
+        if self.store is None:
+            return None
+        return transcript_beside(self.store)
 
 
 async def play_local(

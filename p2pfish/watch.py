@@ -8,6 +8,7 @@ at the end.
 
 import random
 import tempfile
+import time
 from pathlib import Path
 
 from p2pfish.core.errors import UsageError
@@ -19,9 +20,12 @@ from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.ui.kit import GameUi
+from p2pfish.ui.narrator import Narrator
 
 
-def watch_game(game_id: str, bots: int, seed: int | None) -> int:
+def watch_game(game_id: str, bots: int, seed: int | None, pace: float = 0.0) -> int:
+    """Play and narrate one game; `pace`: seconds to wait after each move's line, so that a person can
+    follow (0: as fast as the bots go)."""
     rules = get_rules(game_id)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
@@ -35,7 +39,7 @@ def watch_game(game_id: str, bots: int, seed: int | None) -> int:
     setup = GameSetup.create(rules.id, {}, tuple(s.public_bytes for s in signers), names)
     table = MemoryTable(setup, signers, bots_by_seat, rng=rng)
     print(f"{rules.title}, {players} peers in this process, seed {seed}, session {setup.session_id.hex()[:16]}")
-    narrator = _Narrator(table.sessions[0], names, kit_for(rules.id))
+    narrator = _Narrator(table.sessions[0], names, kit_for(rules.id), pace)
     table.start()
     while table.step():
         narrator.tell()
@@ -46,10 +50,12 @@ def watch_game(game_id: str, bots: int, seed: int | None) -> int:
 class _Narrator:
     """Tells seat 0's events in words, and draws the board as everyone sees it whenever chance changed it."""
 
-    def __init__(self, session: Session, names: tuple[str, ...], kit: GameUi) -> None:
+    def __init__(self, session: Session, names: tuple[str, ...], kit: GameUi, pace: float) -> None:
         self.session = session
         self.names = names
         self.kit = kit
+        self.pace = pace
+        self.words = Narrator(session.rules, session.setup.option_map, kit, seat=0, names=names)
         self.board = self._board()
 
     def _board(self) -> str:
@@ -58,15 +64,17 @@ class _Narrator:
         return self.kit.text_board(self.session.rules.view(self.session.state, 0, {}), self.names)
 
     def tell(self) -> None:
-        for event in self.session.take_events():
-            if isinstance(event, Applied):
-                self._tell_applied(event)
-
-    def _tell_applied(self, event: Applied) -> None:
-        print(("" if event.seat is None else "  ") + self.kit.narrate(event.seat, event.action, self.names))
-        if event.seat is None and (board := self._board()) != self.board:
-            self.board = board
-            print(board)
+        if not any(isinstance(event, Applied) for event in self.session.take_events()):
+            return
+        log = [(entry.seat, entry.action) for entry in self.session.log]
+        first = self.words.told
+        for (seat, _), line in zip(log[first:], self.words.lines(log, self.session.known()), strict=True):
+            print(("" if seat is None else "  ") + line, flush=True)
+            if seat is None and (board := self._board()) != self.board:
+                self.board = board
+                print(board)
+            if seat is not None and self.pace > 0:
+                time.sleep(self.pace)
 
 
 def _finish(session: Session, names: tuple[str, ...]) -> int:

@@ -249,15 +249,20 @@ def test_scores_match_the_outcome() -> None:
     for each in games():
         for view in each.final:
             drawn = scores(view, each.names, each.outcome.winners)
-            assert_fits(drawn, 6, fishfish_screen.STATUS_WIDTH)
+            rounds = len(view.history)
+            assert_fits(drawn, 8 + rounds, fishfish_screen.STATUS_WIDTH)
             plain = text(drawn)
             assert plain.isascii() and plain.endswith("\n")  # the app puts the audit line after it
             assert grid_row(plain, "total") == list(each.outcome.scores)
             fisher, fish = grid_row(plain, "Fisherman"), grid_row(plain, "Fish ")
             assert [a + b for a, b in zip(fisher, fish, strict=True)] == list(each.outcome.scores)
             assert tuple(zip(fisher, fish, strict=True)) == score_parts(view)
-            winners = plain.split("\n")[4]
+            assert [grid_row(plain, f"round {number}")[1:] for number in range(1, rounds + 1)] == [
+                list(points) for points in view.history
+            ]
+            winners = plain.split("\n")[4 + rounds]
             assert winners.count("winner") == len(each.outcome.winners)
+            assert "ties share the victory" in plain
 
 
 # --- describe and parse --------------------------------------------------------------------------

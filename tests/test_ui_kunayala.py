@@ -151,7 +151,8 @@ def test_scores_match_the_outcome_and_name_each_colour() -> None:
             parts = score_parts(view)
             assert tuple(p.total for p in parts if p is not None) == each.outcome.scores
             drawn = scores(view, each.names, each.outcome.winners)
-            assert_fits(drawn, 6)
+            assert_fits(drawn, 7)
+            assert "a tie goes to the most fish" in text(drawn)
             lines = text(drawn).split("\n")
             assert lines[0].startswith("Final scores")
             for seat, part in enumerate(parts):
@@ -409,7 +410,7 @@ def test_a_whole_game_played_with_the_enter_key() -> None:
     assert controller.session.finished and controller.session.fault is None
     logged = [line for _, line in app.model.log]  # the newest 200 lines
     assert any(line.endswith(" is turned up.") for line in logged)
-    assert any("you puts face-up card" in line for line in logged)
+    assert any(line.startswith("you puts ") and "into their own school" in line for line in logged)
     assert any(line.startswith("you reveals their colour") for line in logged)
 
 

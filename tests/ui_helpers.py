@@ -9,8 +9,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 
 from p2pfish.core.actions import Action
@@ -240,3 +243,39 @@ def table_app(
         table.start()
         controller.settle()
         yield Harness(app, controller, pipe, table)
+
+
+# --- the screen as drawn -------------------------------------------------------------------------
+
+
+class SizedOutput(DummyOutput):
+    """A dummy terminal of a given size that counts the bells rung and keeps the window title."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        super().__init__()
+        self.size = Size(rows=rows, columns=columns)
+        self.bells = 0
+        self.title = ""
+
+    def get_size(self) -> Size:
+        return self.size
+
+    def bell(self) -> None:
+        self.bells += 1
+
+    def set_title(self, title: str) -> None:
+        self.title = title
+
+
+def draw(app: GameApp) -> tuple[list[str], MouseHandlers]:
+    """The whole app drawn now into a screen of its output's size, row by row, and the mouse handlers
+    of that drawing (call it inside the running app, or after `with set_app(app.app)`)."""
+    size = app.app.output.get_size()
+    app.app.render_counter += 1  # the controls keep what they drew until the counter moves
+    screen, mouse = Screen(), MouseHandlers()
+    app.app.layout.container.write_to_screen(
+        screen, mouse, WritePosition(0, 0, size.columns, size.rows), parent_style="", erase_bg=False, z_index=None
+    )
+    screen.draw_all_floats()
+    rows = ["".join(screen.data_buffer[y][x].char for x in range(size.columns)).rstrip() for y in range(size.rows)]
+    return rows, mouse

@@ -376,6 +376,14 @@ class PeerNode:
             self._silent.discard(seat)
             self._tell(PeerBack(seat))
 
+    def link_silent(self, seat: int) -> bool:
+        """No frame from `seat` for `silent_after_s`: its link looks dead (shown as disconnected)."""
+        return seat in self._silent
+
+    def left_to_resume(self, seat: int) -> bool:
+        """The player of `seat` left the game meaning to resume it."""
+        return seat in self._away
+
     def beat(self) -> None:
         """One heartbeat: tell the peers what this one holds, check who is silent, let time pass."""
         self._beat()

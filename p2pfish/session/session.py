@@ -205,6 +205,16 @@ class Session(RandomTurns, DeckTurns):
                 self._slow_told.add(seat)
                 self._events.append(Slow(seat))
 
+    def time_left(self, seat: int, now: float) -> float:
+        """How long the table still waits for `seat` before its timeout stops the game (the clock of
+        `tick`): the limit for a player who decides, or for the seat's software, less the wait so far."""
+        limit = self._decide_within if self._deciding(seat) or seat in self.away else self._drop_after
+        return max(0.0, limit - (now - self._waiting_since.get(seat, now)))
+
+    def deciding(self, seat: int) -> bool:
+        """Whether the current turn waits for `seat`'s player to decide (not for its software's step)."""
+        return self._deciding(seat)
+
     def _due_from(self, seat: int) -> tuple[str, tuple[bytes, ...]]:
         """What the table waits for from `seat`, in words, and the seat's own signed messages whose proof
         that wait leaves owed (its commitments still closed), so that going quiet never hides a cheat."""

@@ -7,33 +7,33 @@ of the game, read from the controller once after such calls (and after the playe
 chat), not once per panel and frame.
 """
 
-import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import WordCompleter
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import ConditionalContainer, Dimension, Float, FloatContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
-from prompt_toolkit.widgets import Frame
 
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Decision
 from p2pfish.core.text import printable
 from p2pfish.ui.kit import GameUi
+from p2pfish.ui.layout import Plan, plain_parts, plan, wrapped
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
-CHOICE_ROWS, CHOICE_COLUMNS = 3, 3
-BOARD_WIDTH = 66
+CHOICE_COLUMNS = 3
 LOG_LINES = 200
 LOBBY_NAME_CHARS = 40
 
@@ -63,15 +63,42 @@ STYLE = Style.from_dict(
         "shark": "#bcbcbc bold",
         "octopus": "#d787ff bold",
         "bones": "#808080",
+        "header": "reverse",
+        "hints": "#888888",
+        "popup": "bg:#303030 #ffffff",
     }
 )
 
-KEYS_HELP = """Keys
-  Up / Down   pick one of your legal moves     Enter   play the picked move
-  Tab         complete a command               ?       this help (Esc closes it)
+KEYS_HELP = """Keys (Esc closes this help; Up/Down scroll it)
+  Up / Down   pick one of your legal moves; a click picks one, a second click plays it
+  Enter       play the picked move, or the command typed
+  Tab         complete a command word, then its arguments
   Ctrl-C      leave the game (asks first; `p2pfish resume` brings you back)
-  say TEXT    chat with the table              quit    leave the game
+  say TEXT    chat with the table;  quit  leave the game
 """
+SIDE_COMMANDS = ("say", "help", "quit")
+"""Command words of every game, besides its own."""
+HINTS = {
+    "lobby": "Enter start (host)  Ctrl-C leave",
+    "turn": "Up/Down pick  Enter play  Tab complete  ? help  Ctrl-C leave",
+    "wait": "say TEXT chat  ? help  Ctrl-C leave",
+    "over": "Enter or q: leave, the result is printed",
+}
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A seat the game waits for, as the screen tells it."""
+
+    seat: int
+    thinking: bool
+    """Its player has a decision to make (else its software owes a protocol step)."""
+    left_s: float | None
+    """How long before the table's timeout stops the game (None: no limit known)."""
+    silent: bool = False
+    """Its link has been silent: shown as disconnected."""
+    away: bool = False
+    """Its player left meaning to resume."""
 
 
 class Controller(Protocol):
@@ -84,6 +111,7 @@ class Controller(Protocol):
     def view(self) -> Any: ...
     def decision(self) -> Decision | None: ...
     def waiting_for(self) -> tuple[int, ...]: ...
+    def waits(self) -> tuple[Wait, ...]: ...
     def progress(self) -> str: ...
     def act(self, action: Action) -> None: ...
     def chat(self, text: str) -> bool: ...
@@ -128,7 +156,8 @@ class Model:
     winners: tuple[int, ...] | None = None
     audit: str = ""
     stopped: str = ""
-    waiting_since: dict[int, float] = field(default_factory=dict)
+    help_top: int = 0
+    """The first row of the help shown (it scrolls)."""
 
 
 class GameApp:
@@ -153,8 +182,15 @@ class GameApp:
         which game it joined)."""
         self._snapshot: Snapshot | None = None
         """The game as last read from the controller; None when it must be read again."""
-        self.completer = WordCompleter([], ignore_case=True)
+        self.completer = CommandCompleter()
         self.input = Buffer(completer=self.completer, multiline=False)
+        self._version = 0
+        """Counts what may change the panes (a new snapshot, a call of the wiring): their plan is kept till it moves."""
+        self._plan_key: tuple[int, ...] | None = None
+        self._planned = Plan(False, MIN_COLUMNS, 0, 0, 0, 0)
+        self._drawn: tuple[StyleAndTextTuples, StyleAndTextTuples] = ([], [])
+        self._my_turn = False
+        """Whether the last snapshot read was this seat's turn (a new turn rings the bell)."""
         self.app: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self.input),
             key_bindings=self._bindings(),
@@ -164,7 +200,7 @@ class GameApp:
             input=input,
             output=output,
             color_depth=ColorDepth.DEPTH_1_BIT if ascii_only else None,
-            mouse_support=False,
+            mouse_support=True,
         )
 
     # --- what the wiring calls ---------------------------------------------------------------------
@@ -185,7 +221,8 @@ class GameApp:
     def start(self, controller: Controller, kit: GameUi) -> None:
         self.controller = controller
         self.kit = kit
-        self.completer.words = kit.words
+        self.completer.verbs = (*kit.verbs, *SIDE_COMMANDS)
+        self.completer.words = tuple(word for word in kit.words if word not in self.completer.verbs)
         self.model.lobby = None
         self._snapshot = None
         self.log("The game starts. Press ? for help.", "announce")
@@ -207,6 +244,7 @@ class GameApp:
         self.log(text, "error")
 
     def redraw(self) -> None:
+        self._version += 1
         self.app.invalidate()
 
     async def run(self) -> None:
@@ -225,7 +263,21 @@ class GameApp:
             decision = None if self._over() else controller.decision()
             view, legal = decision if decision is not None else (controller.view(), None)
             self._snapshot = Snapshot(controller.seat, controller.names, view, legal)
+            self._version += 1
+            self._signal_turn(legal is not None)
         return self._snapshot
+
+    def _signal_turn(self, mine: bool) -> None:
+        """A turn of this seat begins: the terminal's bell, and the window title says so until it ends."""
+        if mine == self._my_turn:
+            return
+        self._my_turn = mine
+        title = f"p2pfish - {self.kit.title if self.kit else 'game'}"
+        if mine:
+            self.app.output.bell()
+            title = "(your turn) " + title
+        self.app.output.set_title(title)
+        self.app.output.flush()
 
     def _legal(self) -> list[Action] | None:
         return None if self.controller is None else self.snapshot.legal
@@ -257,7 +309,7 @@ class GameApp:
             return
         legal = self._legal()
         if legal is None:
-            self.model.message = ("class:error", "It is not your turn yet.")
+            self.model.message = ("class:error", "It is not your turn yet: type say TEXT to chat, ? for help.")
             return
         self._play(legal[self._selected(legal)])
 
@@ -271,6 +323,25 @@ class GameApp:
         elif text:
             words = "Enter starts, `bot` (or +) seats a bot, quit leaves" if lobby.host else "quit leaves"
             self.model.message = ("class:error", f"Not a lobby command: {printable(text, 30)} ({words}).")
+        else:
+            self.model.message = ("class:dim", "The host starts the game when the table is full; quit leaves.")
+
+    def _click(self, index: int) -> Callable[[MouseEvent], None]:
+        """A click on move `index`: picks it, and a click on the picked move plays it."""
+
+        def handler(event: MouseEvent) -> None:
+            if event.event_type != MouseEventType.MOUSE_UP:
+                return
+            legal = self._legal()
+            if legal is None or index >= len(legal):
+                return
+            if self._selected(legal) == index:
+                self._play(legal[index])
+            else:
+                self.model.selected = index
+                self.redraw()
+
+        return handler
 
     def _command(self, text: str) -> None:
         verb, _, rest = text.partition(" ")
@@ -284,7 +355,7 @@ class GameApp:
                 self.model.message = ("class:error", refusal)
             return
         if verb in ("help", "?"):
-            self.model.help = True
+            self.model.help, self.model.help_top = True, 0
             return
         if verb in ("quit", "exit", "leave"):
             self.model.confirm_leave = True
@@ -307,11 +378,21 @@ class GameApp:
         keys = KeyBindings()
         confirming = Condition(lambda: self.model.confirm_leave)
 
-        @keys.add("up", filter=~confirming)
+        helping = Condition(lambda: self.model.help)
+
+        @keys.add("up", filter=helping)
+        def _(event: KeyPressEvent) -> None:
+            self.model.help_top = max(0, self.model.help_top - 1)
+
+        @keys.add("down", filter=helping)
+        def _(event: KeyPressEvent) -> None:
+            self.model.help_top += 1
+
+        @keys.add("up", filter=~confirming & ~helping)
         def _(event: KeyPressEvent) -> None:
             self.model.selected = max(0, self.model.selected - 1)
 
-        @keys.add("down", filter=~confirming)
+        @keys.add("down", filter=~confirming & ~helping)
         def _(event: KeyPressEvent) -> None:
             legal = self._legal()
             if legal is not None:
@@ -324,6 +405,7 @@ class GameApp:
         @keys.add("?", filter=Condition(lambda: not self.input.text) & ~confirming)
         def _(event: KeyPressEvent) -> None:
             self.model.help = not self.model.help
+            self.model.help_top = 0
 
         hosting = Condition(lambda: self.model.lobby is not None and self.model.lobby.host and not self.input.text)
 
@@ -364,52 +446,103 @@ class GameApp:
 
     # --- layout --------------------------------------------------------------------------------------
 
+    def _shown(self, draw: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:
+        """`draw`, in plain ASCII when the app was asked for it (`--ascii`, or a terminal that cannot show more)."""
+        return (lambda: plain_parts(draw())) if self.ascii_only else draw
+
+    def _text(self, draw: Callable[[], StyleAndTextTuples], **window: Any) -> Window:
+        return Window(FormattedTextControl(self._shown(draw)), **window)
+
     def _root(self) -> FloatContainer:
         too_small = Condition(self._too_small)
+        wide = Condition(lambda: self._plan().wide)
+
+        def rows(pane: str) -> Callable[[], Dimension]:
+            return lambda: Dimension.exact(getattr(self._plan(), pane))
+
+        def log_rows() -> Dimension:
+            return Dimension.exact(max(0, self._plan().log - 1))
+
+        beside = VSplit(
+            [
+                HSplit(
+                    [self._text(self._board, height=rows("board")), self._text(self._status, height=rows("status"))],
+                    width=lambda: Dimension.exact(self._plan().left),
+                ),
+                Window(width=1),
+                HSplit([self._text(self._log_title, height=1, style="class:header"),
+                        self._text(self._log, height=log_rows)]),
+            ]
+        )  # fmt: skip
+        stacked = HSplit(
+            [
+                self._text(self._board, height=rows("board")),
+                self._text(self._status, height=rows("status")),
+                self._text(self._log, height=rows("log")),
+            ]
+        )
         game = HSplit(
             [
-                Window(FormattedTextControl(self._title), height=1, style="reverse"),
+                self._text(self._title, height=1, style="class:header"),
+                ConditionalContainer(beside, wide),
+                ConditionalContainer(stacked, ~wide),
+                self._text(lambda: [("", self._choices_title())], height=1, style="class:header"),
+                self._text(self._choices, height=rows("moves")),
+                self._text(lambda: [self.model.message], height=1),
                 VSplit(
                     [
-                        HSplit(
-                            [
-                                Window(FormattedTextControl(self._board), height=15),
-                                Window(
-                                    FormattedTextControl(self._status),
-                                    height=Dimension(min=2, preferred=7, max=7),
-                                    wrap_lines=True,
-                                ),
-                            ],
-                            width=BOARD_WIDTH,
-                        ),
-                        Frame(Window(FormattedTextControl(self._log), wrap_lines=True), title="What happened"),
-                    ]
-                ),
-                Frame(
-                    Window(FormattedTextControl(self._choices), height=Dimension(min=1, preferred=5, max=5)),
-                    title=self._choices_title,
-                ),
-                Window(FormattedTextControl(lambda: [self.model.message]), height=1),
-                VSplit(
-                    [
-                        Window(FormattedTextControl(lambda: [("class:title", "> ")]), width=2),
+                        self._text(lambda: [("class:title", "> ")], width=2),
                         Window(BufferControl(self.input), height=1),
                     ]
                 ),
+                self._text(self._hints, height=1, style="class:hints"),
             ]
         )
-        small = Window(FormattedTextControl(self._small_message), style="class:error")
+        small = self._text(self._small_message, style="class:error", wrap_lines=True)
+        help_rows = lambda: Dimension.exact(min(len(self._help_lines()) + 1, self.app.output.get_size().rows - 2))  # noqa: E731
+        help_window = self._text(
+            self._help_rows,
+            style="class:popup",
+            width=lambda: Dimension.exact(self._popup_width(100)),
+            height=help_rows,
+        )
+        confirm = self._text(
+            self._confirm_text, style="class:popup", wrap_lines=True,
+            width=lambda: Dimension.exact(self._popup_width(62)), height=4,
+        )  # fmt: skip
         return FloatContainer(
             HSplit([ConditionalContainer(game, ~too_small), ConditionalContainer(small, too_small)]),
             floats=[
-                Float(ConditionalContainer(Frame(Window(FormattedTextControl(self._help_text)),
-                                                 title="Help"),
-                                           Condition(lambda: self.model.help))),
-                Float(ConditionalContainer(
-                    Frame(Window(FormattedTextControl(self._confirm_text), height=3, width=62), title="Leave?"),
-                    Condition(lambda: self.model.confirm_leave))),
+                Float(ConditionalContainer(help_window, Condition(lambda: self.model.help))),
+                Float(ConditionalContainer(confirm, Condition(lambda: self.model.confirm_leave))),
             ],
         )  # fmt: skip
+
+    def _popup_width(self, most: int) -> int:
+        return max(20, min(most, self.app.output.get_size().columns - 4))
+
+    def _plan(self) -> Plan:
+        """The panes' places for this frame (worked out once per frame: every pane asks)."""
+        size = self.app.output.get_size()
+        key = (size.columns, size.rows, self._version, self.model.selected, self._over())
+        if self._plan_key != key or self._snapshot is None:
+            board = self._board_text()
+            status = self._status_text()
+            moves = len(self._choice_rows(size.columns)[0]) if self._legal() is not None else self._waiting_rows()
+            self._planned = plan(
+                size.columns, size.rows, board=_rows(board), status=_rows(status), moves=moves,
+                status_first=self.model.winners is not None,
+            )  # fmt: skip
+            self._drawn = (board, status)
+            self._plan_key = key
+        return self._planned
+
+    def _waiting_rows(self) -> int:
+        if self.model.lobby is not None or self.controller is None:
+            return 0
+        if self._over():
+            return 1 if self.model.stopped else 0
+        return len(self._waiting_lines())
 
     def _too_small(self) -> bool:
         size = self.app.output.get_size()
@@ -423,9 +556,21 @@ class GameApp:
     def _confirm_text(self) -> StyleAndTextTuples:
         if self.model.lobby is not None and self.controller is None:
             seat = "The lobby closes for everyone in it." if self.model.lobby.host else "Your seat is freed."
-            return [("", f"Leave the lobby? {seat}\n"), ("", "y = leave, n = stay")]
-        return [("", "Leave the game? The others are told; you can come back with\n"),
-                ("", "`p2pfish resume`.  y = leave, n = stay")]  # fmt: skip
+            return [("class:title", " Leave the lobby?\n"), ("", f" {seat}\n"), ("class:title", " y = leave, n = stay")]
+        return [("class:title", " Leave the game?\n"), ("", " The others are told; the log says how to come back.\n"),
+                ("class:title", " y = leave, n = stay")]  # fmt: skip
+
+    def _help_lines(self) -> list[str]:
+        return wrapped(self._help_text(), self._popup_width(100) - 2)
+
+    def _help_rows(self) -> StyleAndTextTuples:
+        lines = self._help_lines()
+        room = self.app.output.get_size().rows - 3
+        self.model.help_top = max(0, min(self.model.help_top, len(lines) - room))
+        shown = lines[self.model.help_top : self.model.help_top + room]
+        more = len(lines) - self.model.help_top - len(shown)
+        head = " Help" + (f"  ({more} more rows: Down)" if more > 0 else "")
+        return [("class:title", head + "\n"), ("", "\n".join(" " + line for line in shown))]
 
     def _title(self) -> StyleAndTextTuples:
         if self.controller is None:
@@ -434,6 +579,10 @@ class GameApp:
         return [("", f" p2pfish - {self._game_kit.title} - you are {names[seat]} (seat {seat})")]
 
     def _board(self) -> StyleAndTextTuples:
+        self._plan()
+        return self._drawn[0]
+
+    def _board_text(self) -> StyleAndTextTuples:
         lobby = self.model.lobby
         if lobby is not None:
             return self._lobby(lobby)
@@ -463,7 +612,11 @@ class GameApp:
         return out
 
     def _status(self) -> StyleAndTextTuples:
-        if self.controller is None:
+        self._plan()
+        return self._drawn[1]
+
+    def _status_text(self) -> StyleAndTextTuples:
+        if self.controller is None or self.model.lobby is not None:
             return []
         snapshot = self.snapshot
         if self.model.winners is not None:
@@ -471,59 +624,127 @@ class GameApp:
             return [*scores, ("class:turn", self.model.audit)]
         return self._game_kit.status(snapshot.view, snapshot.names)
 
+    def _log_title(self) -> StyleAndTextTuples:
+        return [("", " What happened")]
+
     def _log(self) -> StyleAndTextTuples:
-        """The newest lines that fit the panel, counting the rows a long line wraps onto."""
-        size = self.app.output.get_size()
-        room, width = max(3, size.rows - 14), max(10, size.columns - BOARD_WIDTH - 2)
-        lines: list[tuple[str, str]] = []
+        """The newest lines that fit the log, broken between words at its width."""
+        size, shape = self.app.output.get_size(), self._plan()
+        room = shape.log - 1 if shape.wide else shape.log
+        width = size.columns - shape.left - 1 if shape.wide else size.columns
+        rows: list[tuple[str, str]] = []
         for style, text in reversed(self.model.log):
-            room -= -(-max(1, len(text)) // width)
-            if room < 0:
+            if len(rows) >= room:
                 break
-            lines.append((style, text))
+            rows[:0] = [(f"class:{style}" if style else "", row) for row in wrapped(text, width - 1)]
         out: StyleAndTextTuples = []
-        for style, text in reversed(lines):
-            out += [(f"class:{style}" if style else "", text), ("", "\n")]
+        for index, (style, row) in enumerate(rows[-room:] if room > 0 else []):
+            out += [("", "\n")] if index else []
+            out.append((style, row))
         return out
 
+    def _hints(self) -> StyleAndTextTuples:
+        if self.model.lobby is not None:
+            hint = HINTS["lobby"]
+        elif self._over():
+            hint = HINTS["over"]
+        else:
+            hint = HINTS["turn"] if self.controller is not None and self._legal() is not None else HINTS["wait"]
+        return [("", " " + hint)]
+
     def _choices_title(self) -> str:
+        if self.model.lobby is not None:
+            return " Lobby: waiting for players"
         if self._over():
-            return "The end - Enter or q to quit"
-        return "Your move - Up/Down and Enter, or type a command" if self._legal() is not None else "Waiting"
+            return " The end - Enter or q leaves; the result stays printed in the terminal"
+        legal = self._legal() if self.controller is not None else None
+        if legal is None:
+            return " Waiting"
+        selected = self._selected(legal)
+        return f" Your move: {selected + 1} of {len(legal)} - Up/Down or click, Enter plays; or type a command"
+
+    def _choice_rows(self, columns: int) -> tuple[list[list[tuple[int, str]]], int]:
+        """The legal moves in rows of up to CHOICE_COLUMNS cells: (index, text) each, and the cell width."""
+        snapshot = self.snapshot
+        legal = snapshot.legal or []
+        texts = [f" {self._game_kit.describe(action, snapshot.view, snapshot.names)} " for action in legal]
+        width = max((len(text) for text in texts), default=1) + 2
+        per_row = max(1, min(CHOICE_COLUMNS, (columns - 2) // width))
+        cells = list(enumerate(texts))
+        return [cells[start : start + per_row] for start in range(0, len(cells), per_row)], width
 
     def _choices(self) -> StyleAndTextTuples:
-        if self._over() or self.controller is None:
+        if self._over() or self.controller is None or self.model.lobby is not None:
             return [("class:error", self.model.stopped)] if self.model.stopped else []
         snapshot = self.snapshot
         if snapshot.legal is None:
             return self._waiting()
-        legal = snapshot.legal
-        selected = self._selected(legal)
-        texts = [f" {self._game_kit.describe(action, snapshot.view, snapshot.names)} " for action in legal]
-        width = max(len(text) for text in texts) + 2
-        columns = max(1, min(CHOICE_COLUMNS, (self.app.output.get_size().columns - 4) // width))
-        shown = CHOICE_ROWS * columns
-        first = max(0, selected - shown + 1)
+        selected = self._selected(snapshot.legal)
+        rows, width = self._choice_rows(self.app.output.get_size().columns)
+        room = max(1, self._plan().moves)
+        here = next(number for number, row in enumerate(rows) if any(index == selected for index, _ in row))
+        first = max(0, min(here - room // 2, len(rows) - room))
         out: StyleAndTextTuples = []
-        for index, text in enumerate(texts[first : first + shown]):
-            mark = "class:choice.selected" if first + index == selected else "class:choice"
-            end = "\n" if index % columns == columns - 1 else " " * (width - len(text))
-            out += [(mark, text), ("", end)]
-        if len(legal) > shown:
-            out.append(("class:dim", f"  ({len(legal)} moves; Up/Down scrolls)"))
+        for number, row in enumerate(rows[first : first + room]):
+            out += [("", "\n")] if number else []
+            for index, text in row:
+                mark = "class:choice.selected" if index == selected else "class:choice"
+                out += [(mark, text, self._click(index)), ("", " " * (width - len(text)))]
         return out
 
     def _waiting(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for number, (style, line) in enumerate(self._waiting_lines()):
+            out += [("", "\n")] if number else []
+            out.append((style, line))
+        return out
+
+    def _waiting_lines(self) -> list[tuple[str, str]]:
+        """The protocol step under way, then one row per seat waited for."""
         assert self.controller is not None
-        now = time.monotonic()
-        seats = self.controller.waiting_for()
-        for seat in list(self.model.waiting_since):
-            if seat not in seats:
-                del self.model.waiting_since[seat]
-        parts = []
-        for seat in seats:
-            since = self.model.waiting_since.setdefault(seat, now)
-            parts.append(f"{self.snapshot.names[seat]} ({now - since:.0f} s)")
-        text = "Waiting for " + ", ".join(parts) if parts else "Waiting for the other peers"
         step = self.controller.progress()
-        return [("class:turn", f"{step} · " if step else ""), ("class:dim", text)]
+        waits = [self._wait_text(wait) for wait in self.controller.waits()]
+        rows = [
+            ("class:dim", ("Waiting for " if number == 0 else "  and ") + text) for number, text in enumerate(waits)
+        ]
+        return ([("class:turn", step)] if step else []) + (rows or [("class:dim", "Waiting for the other peers")])
+
+    def _wait_text(self, wait: Wait) -> str:
+        name = self.snapshot.names[wait.seat]
+        left = "" if wait.left_s is None else clock(wait.left_s)
+        if wait.silent:
+            return f"{name}: disconnected, nothing heard" + (f" (the game stops in {left})" if left else "")
+        if wait.away:
+            return f"{name}, who left to come back" + (f" ({left} left)" if left else "")
+        if wait.thinking:
+            return f"{name}, thinking" + (f" ({left} left)" if left else "")
+        return f"{name}'s software" + (f" ({left} left)" if left else "")
+
+
+def clock(seconds: float) -> str:
+    """A time left as the screen shows it: "9:58", "0:07"."""
+    whole = int(seconds + 0.5)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _rows(parts: StyleAndTextTuples) -> int:
+    text = "".join(part[1] for part in parts).rstrip("\n")
+    return text.count("\n") + 1 if text else 0
+
+
+class CommandCompleter(Completer):
+    """Command words at the start of the line, then the words a command takes (nothing after `say`)."""
+
+    def __init__(self) -> None:
+        self.verbs: Sequence[str] = ()
+        self.words: Sequence[str] = ()
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        before = document.text_before_cursor
+        typed = before.split(" ")[-1].lower()
+        first = " " not in before.lstrip()
+        if not first and before.split()[0].lower() in ("say", "/say"):
+            return
+        for word in self.verbs if first else self.words:
+            if word.lower().startswith(typed):
+                yield Completion(word, -len(typed))

@@ -48,6 +48,15 @@ def as_text(rows: Sequence[Line], width: int, height: int) -> StyleAndTextTuples
     return out
 
 
+def round_head(round_now: int | None, rounds: int, detail: str, doing: str, otherwise: str) -> str:
+    """The first row of a status of a game of rounds: "Round 2 of 4, <detail>: <doing>" while a round is
+    played (`round_now`), "All N rounds played. Game over" at the end (`round_now` None and `otherwise`
+    empty), else `otherwise` (the draw before the first round)."""
+    if round_now is not None:
+        return f"Round {round_now} of {rounds}{detail}: {doing}"
+    return otherwise or f"All {rounds} rounds played. Game over"
+
+
 def name_of(names: tuple[str, ...], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 

@@ -20,6 +20,10 @@ class GameUi:
     parse: Callable[[str, Any, Sequence[Action], tuple[str, ...]], Action | str]
     words: list[str]
     help: str
-    narrate: Callable[[int | None, Action, tuple[str, ...]], str]
+    narrate: Callable[[int | None, Action, tuple[str, ...], Any, Any], str]
+    """One log line: who acted (None: chance), the action, the names, and the reader's view just before and
+    just after it (what the action changed, as that seat may see it)."""
     text_board: Callable[[Any, tuple[str, ...]], str] | None = None
     """The board as plain text, for `p2pfish watch` (a game without one is narrated in words alone)."""
+    verbs: tuple[str, ...] = ()
+    """The command words of the game: what completion offers first, the other `words` after them."""

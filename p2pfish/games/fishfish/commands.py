@@ -74,9 +74,9 @@ def words() -> list[str]:
 def describe(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
     """An action in the words a player would use (typed back, it is read as the same action)."""
     if isinstance(action, Bait):
-        return f"bait {action.value} (a line worth {action.value} a tile)"
+        return f"{command(action, view)} (a line worth {action.value} a tile)"
     if isinstance(action, Cast):
-        return f"cast {action.value} ({KIND_MEANINGS.get(str(action.value), 'a Peche card')})"
+        return f"{command(action, view)} ({KIND_MEANINGS.get(str(action.value), 'a Peche card')})"
     if isinstance(action, Bet):
         if action.tiles == 0:
             return "pass (bet nothing)"

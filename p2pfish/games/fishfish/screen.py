@@ -53,7 +53,7 @@ from p2pfish.games.fishfish.rules import (
     fisherman_of,
 )
 from p2pfish.games.fishfish.words import kind_text, tiles_text
-from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
+from p2pfish.ui.drawing import Line, as_text, fit, name_of, round_head, score_grid, short_names
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""
@@ -366,13 +366,11 @@ def short_turn(view: View, names: tuple[str, ...]) -> str:
 def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     """Round x of y and whose turn, where you stand, this round's running score, the last round's
     (there is no log line for the end of a round) and the totals: 7 rows at most."""
-    if playing(view):
-        line = f", line {len(view.lines)} of {LINES} (bait {view.lines[-1].bait})" if view.lines else ""
-        head = f"Round {view.round} of {view.rounds}{line}: {short_turn(view, names)}"
-    elif view.phase == OVER:
-        head = f"All {view.rounds} rounds played. Game over"
-    else:
-        head = turn_text(view, names)
+    line = f", line {len(view.lines)} of {LINES} (bait {view.lines[-1].bait})" if view.lines else ""
+    head = round_head(
+        view.round if playing(view) else None, view.rounds, line, short_turn(view, names),
+        "" if view.phase == OVER else turn_text(view, names),
+    )  # fmt: skip
     out: StyleAndTextTuples = [("class:title", head[:STATUS_WIDTH] + "\n")]
     you = _you_line(view)
     if you:
@@ -404,12 +402,14 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
     """The final table: a column per player, with the points as Fisherman and as Fish, the total, the winners."""
     parts = score_parts(view)
     label = len("Fisherman")
-    width = max(4, min(12, (STATUS_WIDTH - label) // view.players))
+    longest = max(len(name_of(names, seat)) for seat in range(view.players))
+    width = max(4, min(longest + 1, (STATUS_WIDTH - label) // view.players))
     out: StyleAndTextTuples = [("class:title", "Final".ljust(label))]
     shown = short_names(names, view.players, width - 1)
     for seat in range(view.players):
         out.append(("class:turn" if seat in winners else "class:title", shown[seat].rjust(width)))
     rows = (
+        *((f"round {number}", list(points)) for number, points in enumerate(view.history, start=1)),
         ("Fisherman", [fisher for fisher, _ in parts]),
         ("Fish", [fish for _, fish in parts]),
         ("total", list(view.totals)),
@@ -423,5 +423,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
     out.append(("", "\n" + " " * label))
     for seat in range(view.players):
         out.append(("class:turn", ("winner" if seat in winners else "").rjust(width)))
-    out.append(("", "\n"))
+    out.append(("class:dim", "\nHighest total wins; ties share the victory.\n"))
     return out

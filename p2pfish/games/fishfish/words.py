@@ -5,12 +5,15 @@ line (from its purpose, ``peche/<round>/<line>``); a bait names its value. Nothi
 Fisherman's Pêche card before its Reveal: a Commit (or, should one ever reach the log, the secret choice
 itself) is only "a Peche card face down".
 
-Everything here is plain ASCII ("Peche"): the log has no ASCII mode of its own.
+Given the reader's views before and after an action, a line also tells what it changed on the scores:
+who won or lost how many points (a revealed Peche card settles a line's bets).
+
+Everything here is plain ASCII ("Peche").
 """
 
 from p2pfish.core.actions import Action, Commit, Reveal, SecretChoice
 from p2pfish.core.options import is_number
-from p2pfish.games.fishfish.rules import BREDOUILLE, LINES, PRISE, Bait, Bet
+from p2pfish.games.fishfish.rules import BREDOUILLE, LINES, PRISE, Bait, Bet, View
 from p2pfish.ui.drawing import drawn_seat, name_of
 
 KIND_NAMES = {PRISE: "Prise", BREDOUILLE: "Bredouille"}
@@ -42,9 +45,22 @@ def _where(purpose: str) -> str:
     return "" if found is None else f" (round {found[0]}, line {found[1]})"
 
 
-def narrate(seat: int | None, action: Action, names: tuple[str, ...]) -> str:
-    if seat is None:
-        return _chance(action, names)
+def narrate(
+    seat: int | None, action: Action, names: tuple[str, ...], before: View | None = None, after: View | None = None
+) -> str:
+    line = _chance(action, names) if seat is None else _move(seat, action, names)
+    if before is not None and after is not None:
+        changes = [
+            f"{name_of(names, other)} {new - old:+d}"
+            for other, (old, new) in enumerate(zip(before.totals, after.totals, strict=False))
+            if new != old
+        ]
+        if changes:
+            line += " Points: " + ", ".join(changes) + "."
+    return line
+
+
+def _move(seat: int, action: Action, names: tuple[str, ...]) -> str:
     who = name_of(names, seat)
     if isinstance(action, Bait):
         return f"{who} casts a new line with bait {action.value}."

@@ -32,8 +32,9 @@ HELP = """Fish'n'Stones commands (typed, then Enter)
   pass           no bait this round                                  stack just above it
   fish b2        fish the stack on b2 (fish 1..3: places of your cat column, 1 nearest you)
 
-The pond is drawn as seen from the south shore; a1 is its south-west corner. A spot shows its top
-card and how many cards lie there. Your cat column is underlined; only you see it until you fish."""
+The pond is drawn as seen from your own shore (at the bottom), your column 1 on the left; its edges
+name the spots (a1 is the south-west corner). A spot shows its top card and how many cards lie there.
+Your cat column is underlined; only you see it until you fish."""
 DIRECTIONS = ("up", "down", "left", "right")
 FACING: dict[str, dict[str, tuple[int, int]]] = {
     "S": {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)},

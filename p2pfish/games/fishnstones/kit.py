@@ -12,6 +12,7 @@ KIT = GameUi(
     describe=commands.describe,
     parse=commands.parse,
     words=commands.words(),
+    verbs=commands.VERBS,
     help=commands.HELP,
     narrate=words.narrate,
     text_board=render_pond,

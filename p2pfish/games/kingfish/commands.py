@@ -79,22 +79,19 @@ def words() -> list[str]:
 
 
 def describe(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
-    """An action in the words a player would use (typed back, it is read as the same action)."""
+    """An action in the words a player would use: its command with a note in parentheses (typed back, it
+    is read as the same action, notes being left out)."""
+    said = command(action, view, names)
     if isinstance(action, ChoosePond):
         fish = view.ponds[action.pond] if 0 <= action.pond < len(view.ponds) else ()
-        return f"pond {action.pond + 1} ({' '.join(fish) or 'empty'})"
-    if isinstance(action, PlayLine):
-        return f"line {action.label}"
+        return f"{said} ({' '.join(fish) or 'empty'})"
     if isinstance(action, PlayBait):
-        label = hand_label(view, action.position)
-        return f"bait {label} (face down)" if label else "bait (a hand card face down)"
+        return f"{said} (face down)" if hand_label(view, action.position) else "bait (a hand card face down)"
     if isinstance(action, RevealCard):
         return f"turn up your bait {action.label}"
     if isinstance(action, Catch):
-        return f"catch {action.fish} ({points_text(fish_points(action.fish))})"
-    if isinstance(action, Keep):
-        return f"keep {action.card}"
-    return str(action)
+        return f"{said} ({points_text(fish_points(action.fish))})"
+    return said
 
 
 def command(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
@@ -279,18 +276,24 @@ def _where(card: str, view: View) -> str:
 def _catch(wanted: Wanted, view: View, legal: Sequence[Action]) -> Action | str:
     fish_here = view.ponds[view.pond] if view.pond is not None else ()
     number = f"pond {(view.pond or 0) + 1}"
-    if wanted.number is not None:
-        if not 1 <= wanted.number <= len(fish_here):
-            return f"{number} holds {len(fish_here)} fish: catch 1 to catch {len(fish_here)} ({' '.join(fish_here)})"
-        fish = fish_here[wanted.number - 1]
-    else:
-        fish = str(wanted.card)
+    fish, refusal = _chosen(wanted, fish_here, f"{number} holds {len(fish_here)} fish", "catch")
+    if refusal:
+        return refusal
     found = next((a for a in legal if isinstance(a, Catch) and a.fish == fish), None)
     if found is not None:
         return found
     if fish not in fish_here:
         return f"{fish} is not in {number} ({' '.join(fish_here) or 'empty'})"
     return f"{_cannot(fish, view)}: you can catch {' '.join(view.catchable)}"
+
+
+def _chosen(wanted: Wanted, cards: Sequence[str], holding: str, verb: str) -> tuple[str, str]:
+    """(the card `wanted` names among `cards`, by its place from 1 or by its label; "") or ("", why not)."""
+    if wanted.number is None:
+        return str(wanted.card), ""
+    if not 1 <= wanted.number <= len(cards):
+        return "", f"{holding}: {verb} 1 to {verb} {len(cards)} ({' '.join(cards)})"
+    return cards[wanted.number - 1], ""
 
 
 def _cannot(fish: str, view: View) -> str:
@@ -307,12 +310,9 @@ def _cannot(fish: str, view: View) -> str:
 
 def _keep(wanted: Wanted, view: View, legal: Sequence[Action]) -> Action | str:
     box = view.tackle
-    if wanted.number is not None:
-        if not 1 <= wanted.number <= len(box):
-            return f"the tackle box holds {len(box)} cards: keep 1 to keep {len(box)} ({' '.join(box)})"
-        card = box[wanted.number - 1]
-    else:
-        card = str(wanted.card)
+    card, refusal = _chosen(wanted, box, f"the tackle box holds {len(box)} cards", "keep")
+    if refusal:
+        return refusal
     found = next((a for a in legal if isinstance(a, Keep) and a.card == card), None)
     if found is not None:
         return found

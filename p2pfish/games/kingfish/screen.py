@@ -58,7 +58,7 @@ from p2pfish.games.kingfish.rules import (
     suit,
 )
 from p2pfish.games.kingfish.words import card_style, card_text
-from p2pfish.ui.drawing import Line, as_text, fit, name_of, score_grid, short_names
+from p2pfish.ui.drawing import Line, as_text, fit, name_of, round_head, score_grid, short_names
 
 WIDTH, HEIGHT = 66, 15
 """The board area of the app."""
@@ -445,13 +445,11 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
 def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     """Round r of N and whose turn, then the points: the totals first, this round's so far, then the
     finished rounds newest first (the app shows as many of these 7 rows as fit)."""
-    if playing(view):
-        excursion = f", excursion {view.excursion}" if view.excursion and view.phase in ROUND_PHASES else ""
-        head = f"Round {view.round} of {view.rounds}{excursion}: {short_turn(view, names)}"
-    elif view.phase == OVER:
-        head = f"All {view.rounds} rounds played. Game over"
-    else:
-        head = turn_text(view, names)
+    excursion = f", excursion {view.excursion}" if view.excursion and view.phase in ROUND_PHASES else ""
+    head = round_head(
+        view.round if playing(view) else None, view.rounds, excursion, short_turn(view, names),
+        "" if view.phase == OVER else turn_text(view, names),
+    )  # fmt: skip
     out: StyleAndTextTuples = [("class:title", head[:STATUS_WIDTH] + "\n")]
     rows: list[tuple[str, Sequence[int]]] = [("total", view.scores)]
     if playing(view):
@@ -464,8 +462,10 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
 def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
     """The final table: a row per player, highest total first (a 24-row terminal shows the top rows
     only), with the points of every round, the total and the winners."""
-    label = NAME + 2
-    shown = short_names(names, view.players, NAME)
+    room = STATUS_WIDTH - 4 * len(view.history) - 7 - len("  winner") - 2
+    longest = max(len(name_of(names, seat)) for seat in range(view.players))
+    shown = short_names(names, view.players, max(NAME, min(longest, room)))
+    label = max(len(name) for name in shown) + 2
     out: StyleAndTextTuples = [("class:title", "Final".ljust(label))]
     out += [("class:dim", f"r{number}".rjust(4)) for number in range(1, len(view.history) + 1)]
     out.append(("class:title", "total".rjust(7)))
@@ -475,5 +475,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
         out += [("", str(points[seat]).rjust(4)) for points in view.history]
         out.append((style, str(view.scores[seat]).rjust(7)))
         out.append((style, "  winner" if seat in winners else ""))
-    out.append(("", "\n"))
+    out.append(("class:dim", "\nHighest total wins; ties share the victory.\n"))
     return out

@@ -72,27 +72,23 @@ def words() -> list[str]:
 # --- moves in words ------------------------------------------------------------------------------
 
 
-def _slot_card(view: View, slot: int) -> str:
+def _slot_text(view: View, slot: int) -> str:
+    """A face-up slot as the moves name it: its number, then its card ("2 (red fish, sand)")."""
     label = view.face_up[slot] if 0 <= slot < len(view.face_up) else None
-    return "empty" if label is None else card_text(label)
+    return f"{slot + 1} ({'empty' if label is None else card_text(label)})"
 
 
 def describe(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
     """An action in the words a player would use (typed back, it is read as the same action)."""
     if isinstance(action, PlaceOwn):
-        return f"own: slot {action.slot + 1} ({_slot_card(view, action.slot)}) to {cell_text(action.x, action.y)}"
+        return f"own: slot {_slot_text(view, action.slot)} to {cell_text(action.x, action.y)}"
     if isinstance(action, PlaceOther):
-        return (
-            f"give: slot {action.slot + 1} ({_slot_card(view, action.slot)}) to {_whom(action.seat, view, names)} at "
-            f"{cell_text(action.x, action.y)}"
-        )
+        whom = _whom(action.seat, view, names)
+        return f"give: slot {_slot_text(view, action.slot)} to {whom} at {cell_text(action.x, action.y)}"
     if isinstance(action, PlaceOctopus):
         return f"octopus: on the coral at {cell_text(action.x, action.y)}"
     if isinstance(action, Discard):
-        return (
-            f"discard: slots {action.first + 1} ({_slot_card(view, action.first)}) and {action.second + 1} "
-            f"({_slot_card(view, action.second)})"
-        )
+        return f"discard: slots {_slot_text(view, action.first)} and {_slot_text(view, action.second)}"
     if isinstance(action, RevealCard):
         return f"reveal your colour ({action.label})"
     return str(action)

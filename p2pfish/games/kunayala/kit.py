@@ -11,6 +11,7 @@ KIT = GameUi(
     describe=commands.describe,
     parse=commands.parse,
     words=commands.words(),
+    verbs=commands.VERBS,
     help=commands.HELP,
     narrate=words.narrate,
 )

@@ -423,7 +423,9 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
     return out
 
 
-SCORE_ROW = "{:<14}{:<7}{:>5}{:>9}{:>8}{:>7}{:>6}"
+SCORE_ROW = "{:<16}{:<7}{:>5}{:>9}{:>8}{:>7}{:>6}"
+SCORE_NAME = 13
+"""A name in the final table: 16 columns, indented by 2, one blank after it (66 columns with "winner")."""
 
 
 def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
@@ -434,10 +436,10 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
     ]
     for seat, parts in enumerate(score_parts(view)):
         mark = "  winner" if seat in winners else ""
-        name = "  " + names[seat][:11]
+        name = "  " + names[seat][:SCORE_NAME]
         colour = seat_colour(view, seat)
         if parts is None or colour is None:
-            out.append(("class:dim", f"{name:<14}colour not revealed\n"))
+            out.append(("class:dim", f"{name:<16}colour not revealed\n"))
             continue
         row = SCORE_ROW.format(
             name,
@@ -449,4 +451,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
             parts.total,
         )
         out += [("class:turn" if mark else "", row), ("class:turn", mark), ("", "\n")]
+    out.append(("class:dim", "Highest wins; a tie goes to the most fish in one's own school.\n"))
     return out

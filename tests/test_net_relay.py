@@ -9,6 +9,8 @@ import json
 from collections.abc import Callable, Sequence
 from random import Random
 
+from test_net_node import FakeMesh, beat_with, node_at, peer
+
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
 from p2pfish.net import heads
@@ -19,7 +21,6 @@ from p2pfish.session.envelope import open_envelope, seal
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
-from tests.test_net_node import FakeMesh, beat_with, node_at, peer
 
 SIGNERS = [Identity.from_seed(bytes([seat + 11]) * 32) for seat in range(4)]
 FAST = NodeTimers(heartbeat_s=0.01, resend_after_s=0.02, relay_grace_s=0.05, linger_s=0.3, drop_after_s=2.0)

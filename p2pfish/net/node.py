@@ -1,17 +1,22 @@
 """Runs one seat's session over the mesh (any Transport: the ZeroMQ Mesh, or a LoopbackHub's endpoint in
 tests) until the game ends or stops.
 
-Three kinds of frames travel: a session message ("M", the signed bytes); a heartbeat ("H": the
-session id, so that peers given different games notice, and how many messages of each author this
-peer holds); a goodbye ("B", the same numbers, sent once by a peer that finished and leaves); and "A", sent by a
-player who leaves a game unfinished and means to resume it: the others then wait longer for it.
-The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
-holds, they are sent again (less and less often while its count does not move) — so nothing is lost to
-a reconnect, a dropped frame or a peer that crashed and came back. Each link is read at most
-LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends
-nothing at all, not even heartbeats, and none of whose messages arrives by any other peer either, is
-shown as silent; once the game waits for it past the timeout, the session stops the game naming it (see
-Session.drop).
+Three kinds of frames travel: a session message ("M", the signed bytes, and the sender's chain heads: how many
+messages of each author it holds and the hash of the last, net/heads.py); a heartbeat ("H": the session id, so
+that peers given different games notice, and the heads); a goodbye ("B", the counts, sent once by a peer that
+finished and leaves); and "A", sent by a player who leaves a game unfinished and means to resume it: the others
+then wait longer for it.
+
+Relay on demand (PROTOCOL §17.3): a peer sends its own messages to every peer, and nobody relays blindly. The
+heads are the acknowledgement: a message a peer's heads show it lacks, held here relay_grace_s, is sent to it
+again (less and less often while its count does not move) — so nothing is lost to a reconnect, a dropped frame,
+a peer that crashed and came back or an author that crashed mid-send. A message from its author is read only
+once this peer holds what the author's heads show, so no message is read on top of a version of another it
+lacks; heads that differ from this peer's chain are a fork, and this peer's version goes to that peer at once,
+where it proves the equivocation. A copy of a message from a third peer waits relay_grace_s. Each link is read at
+most LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends nothing
+at all, not even heartbeats, and none of whose messages arrives by any other peer either, is shown as silent;
+once the game waits for it past the timeout, the session stops the game naming it (see Session.drop).
 
 Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
 heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses

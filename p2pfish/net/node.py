@@ -167,7 +167,7 @@ class PeerNode:
         self._beat()
         self._guarded(self.session.start)
         for raw in self.session.own_messages():
-            self._send_own(raw)
+            self._broadcast([MESSAGE, raw])  # without heads, like a resend: these may be old
         self._after_input()
         receiver = asyncio.create_task(self._receive_forever())
         try:
@@ -356,7 +356,7 @@ class PeerNode:
             return
         self._fork_push[(seat, author)] = (now, min(2 * wait, max(FORK_PUSH_BACKOFF_MAX_S, wait)))
         for raw in self.session.chain_messages(author, seq, 1):
-            self._send(seat, [MESSAGE, raw, self._heads()])
+            self._send(seat, [MESSAGE, raw])
 
     def _route(self, raw: bytes, via: int, theirs: Heads | None) -> None:
         """A message frame from `via`, with the sender's heads when it sent it. A message that would extend its
@@ -458,7 +458,7 @@ class PeerNode:
                 since = self._accepted_at[author][theirs[author] :]
                 settled = sum(1 for t in since if t <= now - self.timers.relay_grace_s)
                 for raw in self.session.chain_messages(author, theirs[author], min(RESEND_BATCH, settled)):
-                    self._send(seat, [MESSAGE, raw, self._heads()])
+                    self._send(seat, [MESSAGE, raw])
                     self.sent += 1
 
     def _heard(self, seat: int) -> None:
@@ -505,7 +505,9 @@ class PeerNode:
         self._note_accepted()
 
     def _send_own(self, raw: bytes) -> None:
-        """A message the session produced (its own; a cheat's forgery): to every peer, with this peer's heads."""
+        """A message the session produced (its own; a cheat's forgery): to every peer, with this peer's heads,
+        which hold only what it accepted before it built the message. (A resend goes without: heads newer than
+        the message could make two held messages wait for each other.)"""
         self._note_accepted()
         self._broadcast([MESSAGE, raw, self._heads()])
         self.sent += 1

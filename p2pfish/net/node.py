@@ -31,19 +31,20 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from p2pfish.core.actions import Action
-from p2pfish.core.errors import MalformedInput, P2pfishError
+from p2pfish.core.errors import P2pfishError
 from p2pfish.core.player import Player
 from p2pfish.net import heads
 from p2pfish.net.heads import Heads
 from p2pfish.net.transport import Transport
 from p2pfish.session import runner
-from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
+from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Event, Session
 
 MESSAGE, HEARTBEAT, BYE, AWAY = b"M", b"H", b"B", b"A"
@@ -147,6 +148,7 @@ class PeerNode:
         self._gone: set[int] = set()
         self._away: set[int] = set()
         self._leaving = False
+        self._session_hex = session.session_id.hex()
         self._same_game: set[int] = set()
         """Seats whose heartbeat showed this game's session id: their messages are read."""
         self._early: dict[int, list[tuple[bytes, Heads | None]]] = {}
@@ -363,31 +365,29 @@ class PeerNode:
         author's chain here is read at once only when it comes from its author with heads that show nothing this
         peer lacks or holds differently; else it is held: until those messages are here (a fork: until the
         game stops on its proof); a copy from another peer, relay_grace_s (PROTOCOL §17.3)."""
-        try:
-            envelope = open_envelope(raw)
-        except MalformedInput:
-            self._receive_message(raw, via)
+        place = _place(raw)
+        if place is None or place[0] >= self.session.setup.players or place[2] != self._session_hex:
+            self._receive_message(raw, via)  # not a message of this game's seats: the session judges it
             return
-        if envelope.seat >= self.session.setup.players or envelope.session != self.session.session_id:
-            self._receive_message(raw, via)
-            return
-        if theirs is not None and via != envelope.seat:
+        author, seq, _ = place
+        if theirs is not None and via != author:
             self._peer_heads(via, theirs)
-        if envelope.seq < self.session.have()[envelope.seat]:
+        if seq < self.session.have()[author]:
             self._receive_message(raw, via)  # a copy, or a second version: the proof of an equivocation
             return
-        earlier = self._held.get(envelope.hash)
+        digest = hashlib.sha256(raw).digest()
+        earlier = self._held.get(digest)
         if earlier is not None:
-            if earlier.heads is not None or envelope.seat != via:
+            if earlier.heads is not None or author != via:
                 return  # held already: for its author's heads, or a copy that waits and that this one joins
             self._unhold(earlier)  # a copy from another peer waited: its author's own copy decides instead
-        if envelope.seat == via:
+        if author == via:
             if theirs is None or self._peer_heads(via, theirs, skip=via):
                 self._receive_message(raw, via)
                 return
-            self._hold(_Held(raw, via, envelope.seat, envelope.seq, theirs, float("inf")))
+            self._hold(_Held(raw, digest, via, author, seq, theirs, float("inf")))
         else:
-            self._hold(_Held(raw, via, envelope.seat, envelope.seq, None, self.clock() + self.timers.relay_grace_s))
+            self._hold(_Held(raw, digest, via, author, seq, None, self.clock() + self.timers.relay_grace_s))
 
     def _hold(self, held: "_Held") -> None:
         count, size = self._held_load.get(held.via, (0, 0))
@@ -430,9 +430,11 @@ class PeerNode:
         self._note_accepted()
 
     def _note_accepted(self) -> None:
-        now = self.clock()
+        now = 0.0
         for times, held in zip(self._accepted_at, self.session.have(), strict=True):
-            times.extend([now] * (held - len(times)))
+            if held > len(times):
+                now = now or self.clock()
+                times.extend([now] * (held - len(times)))
 
     def _resend_missing(self, seat: int) -> None:
         """Send the peer up to RESEND_BATCH messages of each author its heartbeat shows it lacks, resend_after_s
@@ -534,19 +536,30 @@ class _Held:
     `until` (another peer's copy), or once it no longer extends its author's chain."""
 
     raw: bytes
+    hash: bytes
     via: int
     author: int
     seq: int
     heads: Heads | None
     until: float
 
-    @property
-    def hash(self) -> bytes:
-        return hashlib.sha256(self.raw).digest()
-
 
 class PeerFailed(P2pfishError):
     """The peer cannot go on (its store failed after the end, or a frame's handling failed): one line."""
+
+
+_PLACE = re.compile(
+    rb',"prev":"[0-9a-f]{64}","seat":(0|[1-9][0-9]{0,8}),"seq":(0|[1-9][0-9]{0,17}),"session":"([0-9a-f]{64})",'
+    rb'"sig":"[0-9a-f]{128}"}\Z'
+)
+
+
+def _place(raw: bytes) -> tuple[int, int, str] | None:
+    """A message's author, seq and session id (hex), read from the end of its canonical form (§4: its keys
+    sorted, `body` first) without parsing it; None when it does not end like one. Only the session accepts
+    a message, after checking it in full: a message that is not canonical is refused there, whatever this says."""
+    found = _PLACE.search(raw[-400:])
+    return None if found is None else (int(found[1]), int(found[2]), found[3].decode())
 
 
 def _oversize(frames: list[bytes]) -> str | None:

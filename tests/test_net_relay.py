@@ -228,4 +228,5 @@ def test_a_peer_sends_each_of_its_messages_once_to_each_peer() -> None:
     assert all(node.session.finished for node in nodes)
     for seat, node in enumerate(nodes):
         signed = node.session.have()[seat]
-        assert node.frames_out[MESSAGE] <= 2 * signed + 2, (node.frames_out, signed)
+        # 2 per message signed (one per peer); blind relaying sent about 6 (each peer's too, to both others)
+        assert node.frames_out[MESSAGE] <= 3 * signed, (node.frames_out, signed)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pytest
+from hypothesis import strategies as st
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action, Dealt, Shuffled
@@ -56,6 +57,11 @@ def applied_purely(rules: AnyRules, state: Any, seat: int | None, action: Action
     after = rules.apply(state, seat, action)
     assert state == frozen, "apply changed the state it was given"
     return after
+
+
+def start_options(players: int) -> st.SearchStrategy[dict[str, str]]:
+    """A game's options with or without a first seat chosen ("start")."""
+    return (st.none() | st.integers(0, players - 1)).map(lambda start: {} if start is None else {"start": str(start)})
 
 
 def wait_for(condition: Callable[[], bool], timeout_s: float, what: str, poll_s: float = 0.01) -> None:

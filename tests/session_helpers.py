@@ -319,11 +319,21 @@ class Net:
     def honest(self, *cheaters: int) -> list[int]:
         return [seat for seat in range(self.players) if seat not in cheaters]
 
-    def forge(self, seat: int, body: dict[str, Json], *, seq: int | None = None, prev: bytes | None = None) -> bytes:
-        """A message signed by `seat` at its own session's chain position (unless told otherwise)."""
-        chain = self.sessions[seat].chains[seat]
+    def forge(
+        self,
+        seat: int,
+        body: dict[str, Json],
+        *,
+        seq: int | None = None,
+        prev: bytes | None = None,
+        at: int | None = None,
+        signer: int | None = None,
+    ) -> bytes:
+        """A message for `seat`'s chain, signed by `signer` (the seat itself unless told otherwise), at the next
+        position of that chain as peer `at` (the seat itself unless told otherwise) holds it."""
+        chain = self.sessions[seat if at is None else at].chains[seat]
         return forge(
-            self.ids[seat],
+            self.ids[seat if signer is None else signer],
             self.session_id,
             seat,
             seq=chain.next_seq if seq is None else seq,

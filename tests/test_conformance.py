@@ -54,15 +54,31 @@ BY_GAME = [pytest.param(game, id=game.id) for game in GAMES]
 # --- the rules contract --------------------------------------------------------------------------
 
 
+TITLES_AND_SIZES = {
+    "fishnstones": ("Fish'n'Stones", 2, 4),
+    "kunayala": ("Kuna Yala", 2, 4),
+    "fishfish": ("Fish Fish", 2, 8),
+    "kingfish": ("King Fish", 2, 5),
+}
+"""What the rulebooks say: each game's title and table sizes."""
+
+
 @pytest.mark.parametrize("game", BY_GAME)
 def test_registered_under_its_id_and_refusing_table_sizes_outside_its_range(game: Game) -> None:
     rules = game.rules
     assert game_of(game.id) is game and get_rules(game.id) is rules
+    assert (rules.title, rules.min_players, rules.max_players) == TITLES_AND_SIZES[game.id]
     assert game.ui().title == rules.title
-    assert 2 <= rules.min_players <= rules.max_players
     for players in (-1, 0, rules.min_players - 1, rules.max_players + 1, rules.max_players + 4):
         with pytest.raises(MalformedInput):
             rules.new_game(players, {})
+
+
+@pytest.mark.parametrize("game", BY_GAME)
+@pytest.mark.parametrize("options", [{"start": "4"}, {"start": "-1"}, {"start": "x"}, {"rounds": "3"}], ids=str)
+def test_a_first_seat_outside_the_table_or_an_unknown_option_is_malformed(game: Game, options: dict[str, str]) -> None:
+    with pytest.raises(MalformedInput):
+        game.rules.new_game(4, options)
 
 
 def check_step(game: Game, step: Step, known: Sequence[Known], log: list[tuple[int | None, Action]]) -> None:

@@ -35,7 +35,6 @@ from p2pfish.games.fishfish.rules import (
     View,
     peche_purpose,
 )
-from p2pfish.games.registry import get_rules
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
@@ -117,17 +116,6 @@ def opened_values(table: Table) -> dict[tuple[int, str], Scalar]:
 
 
 # --- setup ---------------------------------------------------------------------------------------
-
-
-def test_registered_with_its_id_title_and_player_range() -> None:
-    assert get_rules("fishfish") is RULES
-    assert (RULES.id, RULES.title, RULES.min_players, RULES.max_players) == ("fishfish", "Fish Fish", 2, 8)
-
-
-@pytest.mark.parametrize("options", [{"start": "4"}, {"start": "-1"}, {"start": "x"}, {"rounds": "3"}])
-def test_bad_options_are_malformed(options: dict[str, str]) -> None:
-    with pytest.raises(MalformedInput):
-        RULES.new_game(4, options)
 
 
 def test_first_fisherman_is_drawn_by_joint_randomness_by_default() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance_helpers import applied_purely
+from conformance_helpers import applied_purely, start_options
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -55,10 +55,7 @@ class Setup:
 @st.composite
 def setups(draw: Any) -> Setup:
     players = draw(st.integers(2, 4))
-    options: dict[str, str] = {}
-    start = draw(st.none() | st.integers(0, players - 1))
-    if start is not None:
-        options["start"] = str(start)
+    options = draw(start_options(players))
     mix = Counter({"fish": 18, "stone": 9, "water": 9})
     if draw(st.booleans()):
         fish = draw(st.integers(0, 36))

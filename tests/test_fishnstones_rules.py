@@ -28,7 +28,6 @@ from p2pfish.games.fishnstones.rules import (
     State,
     cat_purpose,
 )
-from p2pfish.games.registry import get_rules
 
 ITEM = {"F": "fish", "S": "stone", "W": "water"}
 ALL_SPOTS = tuple(f"{col}{row}" for row in "123" for col in "abc")
@@ -1361,8 +1360,3 @@ def test_unknown_option_is_malformed(options: dict[str, str]) -> None:
 def test_bad_start_option_is_malformed(players: int, start: str) -> None:
     with pytest.raises(MalformedInput):
         RULES.new_game(players, {"start": start})
-
-
-def test_registered_with_its_id_title_and_player_range() -> None:
-    assert get_rules("fishnstones") is RULES
-    assert (RULES.id, RULES.title, RULES.min_players, RULES.max_players) == ("fishnstones", "Fish'n'Stones", 2, 4)

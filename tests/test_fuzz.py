@@ -29,7 +29,7 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -60,6 +60,7 @@ from fuzz_helpers import (
 )
 from hypothesis import event, given
 from hypothesis import strategies as st
+from transport_helpers import RecordingTransport
 
 from p2pfish.core.actions import Action, Reveal, RevealsCards
 from p2pfish.core.errors import MalformedInput
@@ -347,6 +348,14 @@ def via_of(data: st.DataObject, point: Point) -> int | None:
     return data.draw(st.sampled_from([*point.others(), None]), label="via")
 
 
+def delivered(data: st.DataObject, point: Point, raw: bytes) -> tuple[Session, str]:
+    """Hand `raw` to a clone of point.base (the victim), from a drawn sender or none; the victim and its case."""
+    via = via_of(data, point)
+    victim = clone(point.base)
+    victim.receive(raw, via)
+    return victim, judge(point, victim, raw, via)
+
+
 def identity(point: Point, seat: int) -> Identity:
     return point.signers[seat]
 
@@ -384,10 +393,7 @@ def test_session_on_unsigned_garbage(game: str, data: st.DataObject) -> None:
     count(f"3 session: garbage ({game})")
     point = point_of(data, game)
     raw = data.draw(garbage(point), label="message")
-    via = via_of(data, point)
-    victim = clone(point.base)
-    victim.receive(raw, via)
-    event(f"{point.label}: {judge(point, victim, raw, via)}")
+    event(f"{point.label}: {delivered(data, point, raw)[1]}")
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -397,10 +403,7 @@ def test_session_on_replays_of_real_messages(game: str, data: st.DataObject) -> 
     count(f"3 session: replays ({game})")
     point = point_of(data, game)
     raw = data.draw(st.sampled_from(point.coming + point.accepted), label="message")
-    via = via_of(data, point)
-    victim = clone(point.base)
-    victim.receive(raw, via)
-    assert judge(point, victim, raw, via) == "replay"
+    assert delivered(data, point, raw)[1] == "replay"
     event(f"{point.label}: {'early' if raw in point.coming else 'again'}")
 
 
@@ -497,10 +500,7 @@ def test_session_on_messages_signed_by_another_seat(game: str, data: st.DataObje
     else:
         seq, prev = own_next, own_head
     raw = seal(identity(point, author), point.setup.session_id, author, seq=seq, prev=prev, body=body).raw
-    via = via_of(data, point)
-    victim = clone(point.base)
-    victim.receive(raw, via)
-    case = judge(point, victim, raw, via)
+    victim, case = delivered(data, point, raw)
     event(f"{point.label}, {place}: {case}")
     if place == "old" and case.startswith("forged"):
         assert victim.fault is not None and victim.fault.seat == author and "equivocation" in victim.fault.reason
@@ -518,10 +518,7 @@ def test_session_on_moves_signed_by_the_seat_due(game: str, data: st.DataObject)
     own_next, own_head = point.heads[author]
     body = bodies.act(point.base.turn, move)
     raw = seal(identity(point, author), point.setup.session_id, author, seq=own_next, prev=own_head, body=body).raw
-    via = via_of(data, point)
-    victim = clone(point.base)
-    victim.receive(raw, via)
-    case = judge(point, victim, raw, via)
+    victim, case = delivered(data, point, raw)
     event(f"{point.label}: {case}")
     action = get_rules(game).decode_action(move)
     if isinstance(action, (Reveal, RevealsCards)):
@@ -535,25 +532,6 @@ def test_session_on_moves_signed_by_the_seat_due(game: str, data: st.DataObject)
 
 
 # --- 4. frames and the lobby ----------------------------------------------------------------------------
-
-
-class FakeMesh:
-    def __init__(self, others: list[int]) -> None:
-        self.others = others
-        self.sent: list[tuple[int | None, list[bytes]]] = []
-
-    def broadcast(self, frames: Sequence[bytes]) -> None:
-        self.sent.append((None, list(frames)))
-
-    def send(self, seat: int, frames: Sequence[bytes]) -> bool:
-        self.sent.append((seat, list(frames)))
-        return True
-
-    async def receive(self) -> tuple[int, list[bytes]]:
-        raise AssertionError("the test hands the runner its frames itself (on_frames)")
-
-    def close(self) -> None:
-        pass
 
 
 @functools.cache
@@ -598,7 +576,7 @@ def test_peer_runner_on_random_frames(data: st.DataObject) -> None:
     count("4 peer runner: frames")
     point = data.draw(st.sampled_from(points("fishnstones")))
     session = clone(point.base)
-    mesh = FakeMesh(point.others())
+    mesh = RecordingTransport(point.others())
     clock = [100.0]
     node = PeerNode(session, mesh, None, timers=NodeTimers(), clock=lambda: clock[0])
     senders = []

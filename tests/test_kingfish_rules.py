@@ -44,7 +44,6 @@ from p2pfish.games.kingfish.rules import (
     catches,
     fish_points,
 )
-from p2pfish.games.registry import get_rules
 
 DRY_PONDS = "JS QS KS JH QH KH JD QD KD"
 DRY_LAST = "JC QC KC"
@@ -222,17 +221,6 @@ def tackle_deals(table: Table) -> int:
 
 
 # --- setup ---------------------------------------------------------------------------------------
-
-
-def test_registered_with_its_id_title_and_player_range() -> None:
-    assert get_rules("kingfish") is RULES
-    assert (RULES.id, RULES.title, RULES.min_players, RULES.max_players) == ("kingfish", "King Fish", 2, 5)
-
-
-@pytest.mark.parametrize("options", [{"start": "4"}, {"start": "-1"}, {"start": "x"}, {"rounds": "3"}])
-def test_bad_options_are_malformed(options: dict[str, str]) -> None:
-    with pytest.raises(MalformedInput):
-        RULES.new_game(4, options)
 
 
 def test_first_dealer_is_drawn_by_chance_by_default() -> None:

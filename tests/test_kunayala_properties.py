@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance_helpers import applied_purely, strings_in
+from conformance_helpers import applied_purely, start_options, strings_in
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from test_kunayala_rules import census
 
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name
 from p2pfish.core.errors import IllegalAction
@@ -147,10 +148,7 @@ class Setup:
 @st.composite
 def setups(draw: Any) -> Setup:
     players = draw(st.integers(2, 4))
-    options: dict[str, str] = {}
-    start = draw(st.none() | st.integers(0, players - 1))
-    if start is not None:
-        options["start"] = str(start)
+    options = draw(start_options(players))
     if draw(st.booleans()):
         # a smaller mix, rich in sharks and octopuses: short games full of the rare cases
         options["singles"] = str(draw(st.integers(0, 2)))
@@ -206,16 +204,6 @@ def play(data: Any, setup: Setup, on_step: StepHook | None = None) -> Game:
         game.state = after
         game.log.append((seat, action))
     raise AssertionError("the game did not end")
-
-
-def census(state: State) -> Counter[str]:
-    cards: Counter[str] = Counter(state.unseen)
-    cards.update(label for label in state.face_up if label is not None)
-    cards.update(label for school in state.schools for cell in school for label in cell.pile)
-    cards.update(state.discards)
-    if state.octopus is not None:
-        cards[state.octopus] += 1
-    return cards
 
 
 # --- properties ----------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from p2pfish.games.kunayala.rules import (
     parse_options,
     scores,
 )
-from p2pfish.games.registry import get_rules, make_bot
+from p2pfish.games.registry import make_bot
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
 
@@ -254,11 +254,6 @@ def test_options_change_the_mix() -> None:
 def test_bad_options_are_malformed(players: int, options: dict[str, str]) -> None:
     with pytest.raises(MalformedInput):
         RULES.new_game(players, options)
-
-
-def test_registered_under_its_id() -> None:
-    assert get_rules("kunayala") is RULES
-    assert (RULES.id, RULES.title, RULES.min_players, RULES.max_players) == ("kunayala", "Kuna Yala", 2, 4)
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -739,21 +734,20 @@ def test_the_game_ends_after_the_turn_that_empties_a_third_stack() -> None:
     assert RULES.to_act(table.state) == (0,)
 
 
-def test_two_empty_stacks_do_not_end_the_game() -> None:
+@pytest.mark.parametrize(
+    ("first_stack", "other_card", "stacks_after", "phase_after"),
+    [(1, 1, (0, 0, 0, 4), REVEAL), (2, 3, (1, 0, 0, 4), OWN)],
+)
+def test_two_empty_stacks_do_not_end_the_game(
+    first_stack: int, other_card: int, stacks_after: tuple[int, ...], phase_after: str
+) -> None:
     table = ready(face_up=("coral", "coral", "coral", "coral"))
-    table.set_stacks(1, 0, 0, 5)
+    table.set_stacks(first_stack, 0, 0, 5)
     table.own(0, 1, 0)
-    table.other(1, 1, 1, 0)
+    table.other(other_card, 1, 1, 0)
     table.turn_up(table.state.unseen[0], table.state.unseen[1])
-    assert table.state.stacks == (0, 0, 0, 4)
-    assert table.state.phase == REVEAL
-    table = ready(face_up=("coral", "coral", "coral", "coral"))
-    table.set_stacks(2, 0, 0, 5)
-    table.own(0, 1, 0)
-    table.other(3, 1, 1, 0)
-    table.turn_up(table.state.unseen[0], table.state.unseen[1])
-    assert table.state.stacks == (1, 0, 0, 4)
-    assert table.state.phase == OWN
+    assert table.state.stacks == stacks_after
+    assert table.state.phase == phase_after
 
 
 def test_fewer_than_two_face_up_cards_end_the_game() -> None:

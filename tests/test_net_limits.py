@@ -212,20 +212,25 @@ def closed_by_peer(conn: socket.socket, deadline: float) -> bool:
     return False
 
 
+def idle_connections_left_open(host: str, port: int, count: int, within_s: float) -> int:
+    """Open `count` TCP connections that never speak; how many the peer has not closed within `within_s`."""
+    idle = [socket.create_connection((host, port), timeout=5) for _ in range(count)]
+    deadline = time.monotonic() + within_s
+    try:
+        return sum(not closed_by_peer(conn, deadline) for conn in idle)
+    finally:
+        for conn in idle:
+            conn.close()
+
+
 def test_idle_connections_are_closed_within_seconds_and_never_starve_a_peer(tmp_path: Path) -> None:
     """400 idle TCP connections to a peer limited to 256 open files: it lives, closes every one of them
     within a few seconds, and still opens its game store and takes seat 1's frames."""
     with mesh_victim(tmp_path, nofile=256) as victim:
         victim.line("hwm ", 10)
         port = int(victim.endpoint.rpartition(":")[2])
-        idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(400)]
-        deadline = time.monotonic() + HANDSHAKE_S + 5
-        try:
-            still_open = [conn for conn in idle if not closed_by_peer(conn, deadline)]
-        finally:
-            for conn in idle:
-                conn.close()
-        assert not still_open, f"{len(still_open)} idle connections still open after {HANDSHAKE_S + 5} s"
+        still_open = idle_connections_left_open("127.0.0.1", port, 400, HANDSHAKE_S + 5)
+        assert not still_open, f"{still_open} idle connections still open after {HANDSHAKE_S + 5} s"
         assert victim.process.poll() is None
         context: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         dealer = victim.dealer(context)
@@ -518,14 +523,8 @@ def test_idle_connections_to_the_lobby_are_closed_and_players_still_join(tmp_pat
     try:
         table.address = text_field(table.peers[0].event("lobby", 20), "address")
         host, port = table.address.rsplit(":", 1)
-        idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(400)]
-        deadline = time.monotonic() + lobby.HELLO_WITHIN_S + 2
-        try:
-            still_open = [conn for conn in idle if not closed_by_peer(conn, deadline)]
-        finally:
-            for conn in idle:
-                conn.close()
-        assert not still_open, f"{len(still_open)} idle lobby connections open after {lobby.HELLO_WITHIN_S + 2} s"
+        still_open = idle_connections_left_open(host, int(port), 400, lobby.HELLO_WITHIN_S + 2)
+        assert not still_open, f"{still_open} idle lobby connections open after {lobby.HELLO_WITHIN_S + 2} s"
         assert table.peers[0].process.poll() is None
         table.start_joiners()
         results = table.results(60)

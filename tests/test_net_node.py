@@ -5,10 +5,10 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
 from random import Random
 
 import pytest
+from transport_helpers import RecordingTransport
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
@@ -27,28 +27,6 @@ from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
 
-
-class FakeMesh:
-    """A Transport whose frames the test reads and writes itself."""
-
-    def __init__(self, others: tuple[int, ...] = (1,)) -> None:
-        self.others = list(others)
-        self.sent: list[tuple[int | None, list[bytes]]] = []
-
-    def broadcast(self, frames: Sequence[bytes]) -> None:
-        self.sent.append((None, list(frames)))
-
-    def send(self, seat: int, frames: Sequence[bytes]) -> bool:
-        self.sent.append((seat, list(frames)))
-        return True
-
-    async def receive(self) -> tuple[int, list[bytes]]:
-        raise AssertionError("the test hands the runner its frames itself (on_frames)")
-
-    def close(self) -> None:
-        pass
-
-
 SIGNERS = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(3)]
 
 
@@ -57,7 +35,7 @@ def node_at(clock: list[float], events: list[object], players: int = 2, **limits
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b", "c")[:players])
     session = Session(setup, 0, SIGNERS[0], MemoryStore(), drop_after=limits.get("drop_after", 3))
     timers = NodeTimers(silent_after_s=1, drop_after_s=3, away_s=100)
-    mesh = FakeMesh(tuple(range(1, players)))
+    mesh = RecordingTransport(tuple(range(1, players)))
     node = PeerNode(session, mesh, None, timers=timers, on_event=events.append, clock=lambda: clock[0])
     session.start()
     return node
@@ -238,7 +216,7 @@ def beat_with(node: PeerNode, have: list[int]) -> list[bytes]:
 def resend_times(node: PeerNode, clock: list[float], beats: list[tuple[float, list[int]]]) -> list[float]:
     """When the node resent messages to seat 1, given seat 1's heartbeats at those times."""
     mesh = node.mesh
-    assert isinstance(mesh, FakeMesh)
+    assert isinstance(mesh, RecordingTransport)
     times = []
     for at, have in beats:
         clock[0] = at

@@ -88,6 +88,15 @@ def with_cheater(game: MemoryTable, seat: int, tamper: Callable[[dict[str, Json]
     return game
 
 
+def dealt(players: int) -> MemoryTable:
+    """A table started and played until seat 0 has a move to choose (the deck is shuffled and dealt)."""
+    game = table(players)
+    game.start()
+    while not game.sessions[0].decision() and game.step():
+        pass
+    return game
+
+
 def honest(game: MemoryTable, cheater: int) -> list[Session]:
     return [session for session in game.sessions if session.seat != cheater]
 
@@ -249,10 +258,7 @@ def test_turning_up_another_card_than_the_one_played_is_caught() -> None:
 
 
 def test_playing_a_card_not_held_is_illegal() -> None:
-    game = table(2)
-    game.start()
-    while not game.sessions[0].decision() and game.step():
-        pass
+    game = dealt(2)
     session = game.sessions[0]
     other_card = game.sessions[1].state.hands[1][0]
     session._emit(bodies.act(session.turn, PlayFaceDown(other_card).to_wire()))
@@ -269,10 +275,7 @@ def test_progress_counts_the_passes_of_a_shuffle() -> None:
 
 
 def test_a_deck_audit_naming_no_deck_is_blamed_at_once_and_freezes_nobody() -> None:
-    game = table(3)
-    game.start()
-    while not game.sessions[0].decision() and game.step():
-        pass
+    game = dealt(3)
     caller = game.sessions[0]
     caller._emit({"type": "deck-audit", "deck": "no-such-deck", "position": 7, "lock_key": "01", "card_keys": []})
     game.run()
@@ -282,10 +285,7 @@ def test_a_deck_audit_naming_no_deck_is_blamed_at_once_and_freezes_nobody() -> N
 
 
 def test_a_message_for_a_turn_already_played_is_blamed_when_it_arrives() -> None:
-    game = table(3)
-    game.start()
-    while not game.sessions[0].decision() and game.step():
-        pass
+    game = dealt(3)
     late = game.sessions[2]
     late._emit(bodies.card_keys(0, []))
     game.run()

@@ -104,14 +104,18 @@ def test_a_line_from_another_seats_hand_is_blamed() -> None:
     assert_blamed(honest, "illegal", "which it was not dealt")
 
 
-def test_a_line_named_as_another_card_is_blamed() -> None:
-    def misname(cheater: Cheater, body: dict[str, Any]) -> dict[str, Any]:
-        label = next(
-            label for label in DECK_LABELS if label not in cheater.state.shown and label != body["action"]["label"]
-        )
-        return {"action": {**body["action"], "label": label}}
+def misname(cheater: Cheater, body: dict[str, Any]) -> dict[str, Any]:
+    """Name the card turned up as another one, not yet shown."""
+    label = next(
+        label for label in DECK_LABELS if label not in cheater.state.shown and label != body["action"]["label"]
+    )
+    return {"action": {**body["action"], "label": label}}
 
-    honest, _ = play_with_cheater("line", misname)
+
+@pytest.mark.parametrize("move", ["line", "reveal-card"])
+def test_a_card_turned_up_as_another_card_is_blamed(move: str) -> None:
+    """A line card, or a bait turned up, named as a card it is not."""
+    honest, _ = play_with_cheater(move, misname)
     assert_blamed(honest, "violation", "the card differs")
 
 
@@ -121,17 +125,6 @@ def test_a_bait_from_another_seats_hand_is_blamed() -> None:
 
     honest, _ = play_with_cheater("bait", steal)
     assert_blamed(honest, "illegal", "a card it does not hold")
-
-
-def test_a_bait_turned_up_as_another_card_is_blamed() -> None:
-    def misname(cheater: Cheater, body: dict[str, Any]) -> dict[str, Any]:
-        label = next(
-            label for label in DECK_LABELS if label not in cheater.state.shown and label != body["action"]["label"]
-        )
-        return {"action": {**body["action"], "label": label}}
-
-    honest, _ = play_with_cheater("reveal-card", misname)
-    assert_blamed(honest, "violation", "the card differs")
 
 
 def test_a_bait_turned_up_at_another_position_than_the_one_played_is_blamed() -> None:

@@ -19,7 +19,6 @@ from session_helpers import (
     body_of,
     deliver_bad,
     flip_hex,
-    forge,
     make_setup,
     pause_at_bait,
     replay,
@@ -32,6 +31,7 @@ from p2pfish.core.wire import Json
 from p2pfish.games.fishnstones.rules import NEIGHBOURS, RULES, SPOTS, Bait, Cast, Fish, NoBait, column_spots
 from p2pfish.session import bodies
 from p2pfish.session.chains import MAX_AHEAD
+from p2pfish.session.core import Fault
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, canonical, open_envelope, seal
 from p2pfish.session.session import REPORT_GRACE_S, Session, Slow, Stopped
 from p2pfish.session.store import MemoryStore
@@ -90,6 +90,19 @@ def install_rewriter(net: Net, seat: int, edit: Edit, forged_index: int = 0) -> 
 def held_message(net: Net) -> bytes:
     assert len(net.held) == 1, net.held
     return net.held[0][1]
+
+
+def held_back_move(net: Net, tag: str) -> bytes:
+    """Play the game, holding back the cheater's first move tagged `tag`; that move."""
+    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == tag
+    net.start()
+    net.run()
+    return held_message(net)
+
+
+def delivered_illegal(net: Net, tag: str) -> list[Fault]:
+    """The faults every honest peer finds in the cheater's first move tagged `tag`."""
+    return deliver_bad(net, held_back_move(net, tag), via=CHEATER, blame=CHEATER, kinds=("illegal",))
 
 
 # --- bad openings ----------------------------------------------------------------------------------
@@ -222,17 +235,7 @@ def test_duplicates_of_messages_waiting_ahead_are_ignored() -> None:
     net = midgame(turn=2)
     peer = net.sessions[0]
     chain = peer.chains[CHEATER]
-    ahead = [
-        forge(
-            net.ids[CHEATER],
-            net.session_id,
-            CHEATER,
-            seq=chain.next_seq + k,
-            prev=bytes(32),
-            body=bodies.chat(f"later {k}"),
-        )
-        for k in (1, 2)
-    ]
+    ahead = [net.forge(CHEATER, bodies.chat(f"later {k}"), seq=chain.next_seq + k, prev=bytes(32)) for k in (1, 2)]
     before = snapshot(peer)
     for raw in ahead + ahead:
         peer.receive(raw, CHEATER)
@@ -246,16 +249,7 @@ def test_duplicates_of_messages_waiting_ahead_are_ignored() -> None:
 def test_message_signed_by_one_seat_claiming_another_is_blamed_on_the_sender() -> None:
     net = midgame()
     claimed = 2
-    peer = net.sessions[0]
-    chain = peer.chains[claimed]
-    raw = seal(
-        net.ids[CHEATER],
-        net.session_id,
-        claimed,
-        seq=chain.next_seq,
-        prev=chain.head,
-        body=bodies.chat("it was seat 2"),
-    ).raw
+    raw = net.forge(claimed, bodies.chat("it was seat 2"), at=0, signer=CHEATER)
     faults = deliver_bad(net, raw, via=CHEATER, blame=CHEATER, kinds=("violation",), to=[0], awaited=False)
     assert "forged" in faults[0].reason
 
@@ -264,9 +258,7 @@ def test_message_signed_by_one_seat_claiming_another_is_blamed_on_the_sender() -
 def test_flipped_byte_in_a_signature(index: int) -> None:
     net = midgame()
     author = 2
-    peer = net.sessions[0]
-    chain = peer.chains[author]
-    raw = forge(net.ids[author], net.session_id, author, seq=chain.next_seq, prev=chain.head, body=bodies.chat("hello"))
+    raw = net.forge(author, bodies.chat("hello"), at=0)
     obj = json.loads(raw)
     obj["sig"] = flip_hex(obj["sig"], index)
     bad = canonical(obj)
@@ -282,15 +274,7 @@ def test_forged_signature_without_a_known_sender_does_not_blame_the_claimed_seat
     for raw in net.sessions[0].accepted:
         observer.receive(raw)
     assert observer.fault is None
-    chain = observer.chains[claimed]
-    raw = seal(
-        net.ids[CHEATER],
-        net.session_id,
-        claimed,
-        seq=chain.next_seq,
-        prev=chain.head,
-        body=bodies.chat("it was seat 2"),
-    ).raw
+    raw = net.forge(claimed, bodies.chat("it was seat 2"), at=0, signer=CHEATER)  # the observer holds what 0 holds
     before = snapshot(observer)
     observer.receive(raw)
     assert observer.fault is not None
@@ -303,33 +287,22 @@ def test_forged_signature_without_a_known_sender_does_not_blame_the_claimed_seat
 
 def chain_messages(net: Net, peer: int, author: int) -> tuple[bytes, bytes]:
     """(m_n, m_n+1) from `author` at `peer`'s view of its chain; m_n+1's prev is not m_n's hash."""
-    chain = net.sessions[peer].chains[author]
-    first = seal(
-        net.ids[author], net.session_id, author, seq=chain.next_seq, prev=chain.head, body=bodies.chat("three")
-    )
-    assert first.seq >= 3
-    second = forge(
-        net.ids[author], net.session_id, author, seq=first.seq + 1, prev=bytes([7]) * 32, body=bodies.chat("four")
-    )
-    return first.raw, second
+    seq = net.sessions[peer].chains[author].next_seq
+    assert seq >= 3
+    first = net.forge(author, bodies.chat("three"), at=peer)
+    return first, net.forge(author, bodies.chat("four"), seq=seq + 1, prev=bytes([7]) * 32)
 
 
 def test_broken_chain_wrong_prev_is_blamed_on_the_author() -> None:
     net = midgame()
-    chain = net.sessions[0].chains[CHEATER]
-    raw = forge(
-        net.ids[CHEATER], net.session_id, CHEATER, seq=chain.next_seq, prev=bytes([9]) * 32, body=bodies.chat("broken")
-    )
+    raw = net.forge(CHEATER, bodies.chat("broken"), at=0, prev=bytes([9]) * 32)
     faults = deliver_bad(net, raw, via=CHEATER, blame=CHEATER, kinds=("violation",), to=[0], awaited=False)
     assert "chain" in faults[0].reason
 
 
 def test_broken_chain_relayed_by_another_seat_is_still_the_authors() -> None:
     net = midgame()
-    chain = net.sessions[0].chains[CHEATER]
-    raw = forge(
-        net.ids[CHEATER], net.session_id, CHEATER, seq=chain.next_seq, prev=bytes([9]) * 32, body=bodies.chat("broken")
-    )
+    raw = net.forge(CHEATER, bodies.chat("broken"), at=0, prev=bytes([9]) * 32)
     deliver_bad(net, raw, via=2, blame=CHEATER, kinds=("violation",), to=[0], awaited=False)
 
 
@@ -365,14 +338,9 @@ def test_flooding_far_ahead_of_the_chain_is_blamed() -> None:
     start = peer.chains[CHEATER].next_seq + 1
     before = snapshot(peer)
     for k in range(MAX_AHEAD):
-        peer.receive(
-            forge(net.ids[CHEATER], net.session_id, CHEATER, seq=start + k, prev=bytes(32), body=bodies.chat(str(k))),
-            CHEATER,
-        )
+        peer.receive(net.forge(CHEATER, bodies.chat(str(k)), seq=start + k, prev=bytes(32)), CHEATER)
     assert peer.fault is None
-    last = forge(
-        net.ids[CHEATER], net.session_id, CHEATER, seq=start + MAX_AHEAD, prev=bytes(32), body=bodies.chat("x")
-    )
+    last = net.forge(CHEATER, bodies.chat("x"), seq=start + MAX_AHEAD, prev=bytes(32))
     peer.receive(last, CHEATER)
     assert peer.fault is not None
     assert (peer.fault.seat, peer.fault.kind) == (CHEATER, "violation")
@@ -389,8 +357,8 @@ def test_equivocation_is_blamed_with_both_messages(where: str) -> None:
     chain = peer.chains[CHEATER]
     seq = chain.next_seq + (1 if where == "ahead" else 0)
     prev = chain.head if where == "next" else bytes(32)
-    one = forge(net.ids[CHEATER], net.session_id, CHEATER, seq=seq, prev=prev, body=bodies.chat("one"))
-    two = forge(net.ids[CHEATER], net.session_id, CHEATER, seq=seq, prev=prev, body=bodies.chat("two"))
+    one = net.forge(CHEATER, bodies.chat("one"), seq=seq, prev=prev)
+    two = net.forge(CHEATER, bodies.chat("two"), seq=seq, prev=prev)
     peer.receive(one, CHEATER)
     assert peer.fault is None
     faults = deliver_bad(net, two, via=CHEATER, blame=CHEATER, kinds=("violation",), to=[0], awaited=False)
@@ -408,16 +376,8 @@ def test_equivocating_cat_commitments_sent_to_different_peers() -> None:
         if session.state.phase != "cast":
             net.default(CHEATER, decision)
             return True
-        chain = session.chains[CHEATER]
         faces = [
-            forge(
-                net.ids[CHEATER],
-                net.session_id,
-                CHEATER,
-                seq=chain.next_seq,
-                prev=chain.head,
-                body=bodies.act(session.turn, Commit("cat/1", bytes([face]) * 32).to_wire()),
-            )
+            net.forge(CHEATER, bodies.act(session.turn, Commit("cat/1", bytes([face]) * 32).to_wire()))
             for face in (1, 2)
         ]
         net.send(CHEATER, faces[0], to=[0])
@@ -507,10 +467,7 @@ def test_bait_from_a_spot_that_is_not_adjacent_is_illegal() -> None:
         return bodies.act(session.turn, Bait(target, source).to_wire())
 
     net.overrides[CHEATER] = bait_override(far_bait)
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "bait"
-    net.start()
-    net.run()
-    faults = deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("illegal",))
+    faults = delivered_illegal(net, "bait")
     assert all("next to" in fault.reason for fault in faults)
 
 
@@ -528,20 +485,14 @@ def test_fish_outside_the_revealed_column_is_illegal() -> None:
         return True
 
     net.overrides[CHEATER] = override
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "fish"
-    net.start()
-    net.run()
-    faults = deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("illegal",))
+    faults = delivered_illegal(net, "fish")
     assert all("column" in fault.reason for fault in faults)
 
 
 def test_fish_in_the_bait_phase_is_illegal() -> None:
     net = cheat_net(3, 52)
     net.overrides[CHEATER] = bait_override(lambda net, s: bodies.act(s.turn, Fish(0).to_wire()))
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "fish"
-    net.start()
-    net.run()
-    deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("illegal",))
+    delivered_illegal(net, "fish")
 
 
 def test_reveal_contradicting_an_earlier_bait_is_illegal() -> None:
@@ -562,10 +513,7 @@ def test_reveal_contradicting_an_earlier_bait_is_illegal() -> None:
         return True
 
     net.overrides[CHEATER] = override
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "reveal"
-    net.start()
-    net.run()
-    bad = held_message(net)
+    bad = held_back_move(net, "reveal")
     assert body_of(bad)["action"] == Reveal("cat/1", 1).to_wire()
     for seat in net.honest(CHEATER):  # the bait itself was accepted: the column was still secret
         assert any(entry.seat == CHEATER and isinstance(entry.action, Bait) for entry in net.sessions[seat].log)
@@ -617,11 +565,7 @@ def test_end_message_claiming_another_outcome_is_blamed() -> None:
 
 
 def valid_next(net: Net, seat: int, body: dict[str, Json] | None = None) -> dict[str, Json]:
-    chain = net.sessions[0].chains[seat]
-    raw = forge(
-        net.ids[seat], net.session_id, seat, seq=chain.next_seq, prev=chain.head, body=body or bodies.chat("valid")
-    )
-    return dict(json.loads(raw))
+    return dict(json.loads(net.forge(seat, body or bodies.chat("valid"), at=0)))
 
 
 def without(obj: dict[str, Json], name: str) -> dict[str, Json]:
@@ -714,10 +658,7 @@ def test_bad_body_of_an_awaited_message_is_blamed_on_its_author(name: str) -> No
 # `drop_after`, not after the players' decision time `decide_within`.
 def test_withheld_reveal_is_named_slow_then_dropped() -> None:
     net = cheat_net(3, 70, slow_after=1, drop_after=3)
-    net.quarantine = lambda seat, raw: seat == CHEATER and action_tag(raw) == "reveal"
-    net.start()
-    net.run()
-    held_message(net)
+    held_back_move(net, "reveal")
     for seat in net.honest(CHEATER):
         session = net.sessions[seat]
         assert session.waiting_for() == (CHEATER,)
@@ -823,9 +764,7 @@ def test_a_fault_found_by_one_peer_stops_every_peer() -> None:
     net = Net(3, 80)
     net.start()
     assert net.run(until=lambda n: all(s.turn >= 4 for s in n.sessions))
-    chain = net.sessions[0].chains[CHEATER]
-    bad = forge(net.ids[CHEATER], net.session_id, CHEATER, seq=chain.next_seq, prev=bytes([3]) * 32,
-                body=bodies.chat("broken"))  # fmt: skip
+    bad = net.forge(CHEATER, bodies.chat("broken"), at=0, prev=bytes([3]) * 32)
     net.frozen.add(CHEATER)
     net.deliver(0, bad, CHEATER)
     assert net.sessions[0].fault is not None

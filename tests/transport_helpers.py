@@ -1,0 +1,25 @@
+"""A transport for tests that drive a PeerNode by hand: it records what the node sends, and the test hands the
+node its frames itself (PeerNode.on_frames)."""
+
+from collections.abc import Sequence
+
+
+class RecordingTransport:
+    """A Transport whose frames the test reads and writes itself."""
+
+    def __init__(self, others: Sequence[int] = (1,)) -> None:
+        self.others = list(others)
+        self.sent: list[tuple[int | None, list[bytes]]] = []
+
+    def broadcast(self, frames: Sequence[bytes]) -> None:
+        self.sent.append((None, list(frames)))
+
+    def send(self, seat: int, frames: Sequence[bytes]) -> bool:
+        self.sent.append((seat, list(frames)))
+        return True
+
+    async def receive(self) -> tuple[int, list[bytes]]:
+        raise AssertionError("the test hands the node its frames itself (on_frames)")
+
+    def close(self) -> None:
+        pass

@@ -9,7 +9,8 @@ import json
 from collections.abc import Callable, Sequence
 from random import Random
 
-from test_net_node import FakeMesh, beat_with, node_at, peer
+from test_net_node import beat_with, node_at, peer
+from transport_helpers import RecordingTransport
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
@@ -162,7 +163,7 @@ def test_heartbeats_claiming_nothing_and_false_forks_buy_only_a_few_resends() ->
     for raw in other.take_outbox():
         node.on_frames(1, [MESSAGE, raw])
     mesh = node.mesh
-    assert isinstance(mesh, FakeMesh)
+    assert isinstance(mesh, RecordingTransport)
     mesh.sent.clear()
     made_up = ["cd" * heads.HEAD_HASH_BYTES] * 2
     for step in range(2000):

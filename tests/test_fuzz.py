@@ -67,7 +67,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
-from p2pfish.net import lobby, lobbylink
+from p2pfish.net import heads, lobby, lobbylink
 from p2pfish.net.lobby import LobbyHost, LobbyRefused, PlayerCard, Table, code_key
 from p2pfish.net.node import AWAY, BYE, HEARTBEAT, MESSAGE, NodeTimers, PeerNode
 from p2pfish.session import bodies
@@ -545,6 +545,10 @@ def heartbeat_payload(point: Point) -> st.SearchStrategy[bytes]:
         optional={
             "session": st.sampled_from([own, own.upper(), "00" * 32, ""]) | json_values(2),
             "have": have | json_values(3),
+            "heads": st.lists(
+                st.sampled_from(["", "ab" * 16, "AB" * 16, "0"]), min_size=point.players, max_size=point.players
+            )
+            | json_values(2),
             "x": json_values(2),
         },
     )
@@ -562,7 +566,7 @@ def frames(draw: st.DrawFn, point: Point) -> list[bytes]:
     else:
         kind = {"bye": BYE, "away": AWAY}.get(shape) or draw(st.binary(max_size=2))
         payload = draw(st.binary(max_size=60) | heartbeat_payload(point))
-    extra = draw(st.lists(st.binary(max_size=8), max_size=2))
+    extra = draw(st.lists(st.binary(max_size=8) | heartbeat_payload(point), max_size=2))
     return draw(st.sampled_from([[kind], [kind, payload], [kind, payload], [kind, payload, *extra]]))
 
 
@@ -597,7 +601,9 @@ def test_peer_runner_on_random_frames(data: st.DataObject) -> None:
         assert len(have) == point.players and all(type(n) is int and n >= 0 for n in have), have
     held = set(session.accepted)
     for to, sent in mesh.sent:
-        assert sent[0] in (MESSAGE, HEARTBEAT, BYE, AWAY) and len(sent) == 2
+        assert sent[0] in (MESSAGE, HEARTBEAT, BYE, AWAY) and len(sent) in ((2, 3) if sent[0] == MESSAGE else (2,))
+        if len(sent) == 3:
+            assert heads.parse(sent[2], point.players) is not None, "a message went with heads that are not well formed"
         if sent[0] == MESSAGE:
             assert sent[1] in held, "the runner sent a message its session never accepted"
         if to is not None:

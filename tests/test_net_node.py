@@ -231,10 +231,10 @@ def test_resends_to_a_peer_whose_count_does_not_move_back_off_and_resume_when_it
     """A 95-byte heartbeat saying "I hold nothing" must not buy a batch of resends every 0.5 s forever."""
     clock, events = [0.0], list[object]()
     node = node_at(clock, events)
-    joined(node)  # its heartbeat at 0 s, holding nothing, had this node resend at once
+    joined(node)  # its heartbeat at 0 s, holding nothing: what this node holds is younger than relay_grace_s
     assert node.session.have() == [2, 1]
     stuck = [(step * 0.25, [0, 1]) for step in range(100)]  # 25 s of heartbeats; its count never moves
-    assert resend_times(node, clock, stuck) == [0.5, 1.5, 3.5, 7.5, 15.5, 23.5]
+    assert resend_times(node, clock, stuck) == [0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 24.0]
     # its count moves: resends go after resend_after_s again, then back off again
     moved = [(25.0 + step * 0.25, [1, 1]) for step in range(12)]
     assert resend_times(node, clock, moved) == [25.0, 25.5, 26.5]
@@ -360,7 +360,7 @@ def play_over_loopback(cut: tuple[int, int] | None = None) -> list[PeerNode]:
     hub = LoopbackHub(3)
     if cut is not None:
         hub.cut(*cut)
-    timers = NodeTimers(heartbeat_s=0.01, resend_after_s=0.02, linger_s=0.5)
+    timers = NodeTimers(heartbeat_s=0.01, resend_after_s=0.02, relay_grace_s=0.02, linger_s=0.5)
     nodes = [
         PeerNode(Session(setup, seat, SIGNERS[seat], MemoryStore()), hub.endpoints[seat], RandomBot(Random(seat)),
                  timers=timers)

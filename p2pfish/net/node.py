@@ -1,17 +1,22 @@
 """Runs one seat's session over the mesh (any Transport: the ZeroMQ Mesh, or a LoopbackHub's endpoint in
 tests) until the game ends or stops.
 
-Three kinds of frames travel: a session message ("M", the signed bytes); a heartbeat ("H": the
-session id, so that peers given different games notice, and how many messages of each author this
-peer holds); a goodbye ("B", the same numbers, sent once by a peer that finished and leaves); and "A", sent by a
-player who leaves a game unfinished and means to resume it: the others then wait longer for it.
-The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
-holds, they are sent again (less and less often while its count does not move) — so nothing is lost to
-a reconnect, a dropped frame or a peer that crashed and came back. Each link is read at most
-LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends
-nothing at all, not even heartbeats, and none of whose messages arrives by any other peer either, is
-shown as silent; once the game waits for it past the timeout, the session stops the game naming it (see
-Session.drop).
+Three kinds of frames travel: a session message ("M", the signed bytes, and the sender's chain heads: how many
+messages of each author it holds and the hash of the last, net/heads.py); a heartbeat ("H": the session id, so
+that peers given different games notice, and the heads); a goodbye ("B", the counts, sent once by a peer that
+finished and leaves); and "A", sent by a player who leaves a game unfinished and means to resume it: the others
+then wait longer for it.
+
+Relay on demand (PROTOCOL §17.3): a peer sends its own messages to every peer, and nobody relays blindly. The
+heads are the acknowledgement: a message a peer's heads show it lacks, held here relay_grace_s, is sent to it
+again (less and less often while its count does not move) — so nothing is lost to a reconnect, a dropped frame,
+a peer that crashed and came back or an author that crashed mid-send. A message from its author is read only
+once this peer holds what the author's heads show, so no message is read on top of a version of another it
+lacks; heads that differ from this peer's chain are a fork, and this peer's version goes to that peer at once,
+where it proves the equivocation. A copy of a message from a third peer waits relay_grace_s. Each link is read at
+most LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends nothing
+at all, not even heartbeats, and none of whose messages arrives by any other peer either, is shown as silent;
+once the game waits for it past the timeout, the session stops the game naming it (see Session.drop).
 
 A player (a bot) decides in a worker thread while the event loop runs on, so a slow decision (a search bot
 thinking for a second) never holds back heartbeats, resends or the reading of frames; its move is made on the
@@ -29,7 +34,9 @@ the game naming nobody, instead of getting an honest peer blamed for "a message 
 
 import asyncio
 import contextlib
+import hashlib
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -38,6 +45,8 @@ from dataclasses import dataclass
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import P2pfishError
 from p2pfish.core.player import Player
+from p2pfish.net import heads
+from p2pfish.net.heads import Heads
 from p2pfish.net.transport import Transport
 from p2pfish.session import runner
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
@@ -54,7 +63,14 @@ are dropped unread. An honest peer sends a few heartbeats a second, its moves, a
 RESEND_BATCH per author: far below. What is dropped of an honest peer is sent again (its heartbeats show it)."""
 EARLY_BYTES = 4 * 1024 * 1024
 """Bytes of messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent
-later)."""
+later); also the bytes held per link for their heads (a message of its author waiting for what its author held,
+a copy from another peer waiting out relay_grace_s)."""
+HELD_MESSAGES = 256
+"""And how many messages are held per link for their heads; over either limit a message is dropped (an honest
+one comes again: what a peer lacks is resent)."""
+FORK_PUSH_BACKOFF_MAX_S = 8.0
+"""A peer whose heads show a fork against this one is sent this peer's version at once, then again only after
+resend_after_s, doubling up to this, while it keeps showing a fork of that author."""
 MAX_BEAT_BYTES = 4096
 """A heartbeat or goodbye: the session id and one count per seat, as JSON."""
 FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
@@ -69,6 +85,10 @@ class NodeTimers:
     """No sign of life for this long while the game waits for the peer: the game stops, naming it."""
     resend_after_s: float = 0.5
     """How long to wait before sending a peer the same missing messages again."""
+    relay_grace_s: float = 0.5
+    """A message held here goes to a peer whose heads show it lacks it only once it has been held this long (its
+    author sent it to that peer too); a copy of another author's message from a third peer waits as long before
+    it is read (by then its author's own frames have shown any fork it hides)."""
     linger_s: float = 5.0
     """After the end, how long to keep serving peers that still lack messages (after a finish, up to
     drop_after_s for a seat whose heartbeat showed it lacks some: it may be restarting)."""
@@ -109,6 +129,7 @@ class PeerNode:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         assert session.seat is not None
+        session.relay = False  # a peer sends its own messages; what another lacks goes by heads (PROTOCOL §17.3)
         self.session = session
         self.mesh = mesh
         self.player = player
@@ -133,20 +154,31 @@ class PeerNode:
         self._gone: set[int] = set()
         self._away: set[int] = set()
         self._leaving = False
+        self._session_hex = session.session_id.hex()
         self._same_game: set[int] = set()
         """Seats whose heartbeat showed this game's session id: their messages are read."""
-        self._early: dict[int, list[bytes]] = {}
+        self._early: dict[int, list[tuple[bytes, Heads | None]]] = {}
         self._early_bytes: dict[int, int] = {}
         self._thinking = False
         """The player is deciding in a worker thread."""
         self._player_failed: BaseException | None = None
+        self._accepted_at: list[list[float]] = [[-1e9] * held for held in session.have()]
+        """When each message of each author was accepted here (those held at the start: long ago)."""
+        self._held: dict[bytes, _Held] = {}
+        """By hash: messages not yet read for their heads (see _route)."""
+        self._held_load: dict[int, tuple[int, int]] = {}
+        """Per link: (messages, bytes) it has held here."""
+        self._fork_push: dict[tuple[int, int], tuple[float, float]] = {}
+        """(seat, author): when this peer's version was last pushed to a seat showing a fork, and the wait."""
+        self.frames_out: dict[bytes, int] = {}
+        """Frames queued for peers, by kind (a broadcast counts one per peer)."""
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
         self._beat()
         self._guarded(self.session.start)
         for raw in self.session.own_messages():
-            self.mesh.broadcast([MESSAGE, raw])
+            self._broadcast([MESSAGE, raw])  # without heads, like a resend: these may be old
         self._after_input()
         receiver = asyncio.create_task(self._receive_forever())
         try:
@@ -158,7 +190,7 @@ class PeerNode:
                 self._guarded(self._beat)
                 await self._pause(receiver)
             if self.session.finished:
-                self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
+                self._broadcast([BYE, json.dumps(self.session.have()).encode()])
         finally:
             receiver.cancel()
 
@@ -200,7 +232,7 @@ class PeerNode:
 
     def leave(self) -> None:
         """Leave the game unfinished: tell the others this seat will be back, then stop running."""
-        self.mesh.broadcast([AWAY, b""])
+        self._broadcast([AWAY, b""])
         self._leaving = True
 
     def _over(self) -> bool:
@@ -275,11 +307,14 @@ class PeerNode:
             self.session.refuse_frame(seat, oversize, max(frames, key=len))
             self._after_input()
             return
-        if frames[0] == MESSAGE and len(frames) == 2:
+        if frames[0] == MESSAGE and len(frames) in (2, 3):
+            theirs = heads.parse(frames[2], self.session.setup.players) if len(frames) == 3 else None
+            if len(frames) == 3 and len(frames[2]) > MAX_BEAT_BYTES:
+                theirs = None
             if seat not in self._same_game:
-                self._keep_early(seat, frames[1])
+                self._keep_early(seat, frames[1], theirs)
                 return
-            self._receive_message(frames[1], seat)
+            self._route(frames[1], seat, theirs)
         elif frames[0] == HEARTBEAT and len(frames) == 2:
             self._heartbeat_from(seat, frames[1])
         elif frames[0] == BYE:
@@ -290,12 +325,13 @@ class PeerNode:
             self.session.set_away(seat, True)
             self._tell(PeerAway(seat))
             return
+        self._release_held()
         self._after_input()
 
-    def _keep_early(self, seat: int, raw: bytes) -> None:
+    def _keep_early(self, seat: int, raw: bytes, theirs: Heads | None) -> None:
         held = self._early_bytes.get(seat, 0)
         if held + len(raw) <= EARLY_BYTES:
-            self._early.setdefault(seat, []).append(raw)
+            self._early.setdefault(seat, []).append((raw, theirs))
             self._early_bytes[seat] = held + len(raw)
 
     def _heartbeat_from(self, seat: int, payload: bytes) -> None:
@@ -318,13 +354,96 @@ class PeerNode:
         if seat not in self._same_game:
             self._same_game.add(seat)
             self._early_bytes.pop(seat, None)
-            for raw in self._early.pop(seat, []):
-                self._receive_message(raw, seat)
-        have = beat.get("have")
+            for raw, theirs in self._early.pop(seat, []):
+                self._route(raw, seat, theirs)
         players = self.session.setup.players
-        if isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have):
-            self._peer_have[seat] = have
-            self._resend_missing(seat)
+        theirs = heads.read(beat, players)
+        have = beat.get("have")
+        if theirs is not None:
+            self._peer_heads(seat, theirs)
+        elif isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have):
+            self._peer_have[seat] = have  # a have-vector without heads: no fork can be seen in it
+        else:
+            return
+        self._resend_missing(seat)
+
+    def _peer_heads(self, seat: int, theirs: Heads, *, skip: int | None = None) -> bool:
+        """Record a peer's heads and push it this peer's version of any message it holds differently. True when
+        the heads (author `skip` left out) show nothing this peer lacks and no fork."""
+        self._peer_have[seat] = list(theirs.have)
+        comparison = heads.compare(self.session, theirs, skip=skip)
+        for author, seq in comparison.forks:
+            self._push_fork(seat, author, seq)
+        return not comparison.missing and not comparison.forks
+
+    def _push_fork(self, seat: int, author: int, seq: int) -> None:
+        """Send `seat` this peer's version of message `seq` of `author`, which it holds differently: there it is
+        an equivocation proof (PROTOCOL §9), and its stop report carries both versions to everyone."""
+        now = self.clock()
+        last, wait = self._fork_push.get((seat, author), (-1e9, self.timers.resend_after_s))
+        if now - last < wait:
+            return
+        self._fork_push[(seat, author)] = (now, min(2 * wait, max(FORK_PUSH_BACKOFF_MAX_S, wait)))
+        for raw in self.session.chain_messages(author, seq, 1):
+            self._send(seat, [MESSAGE, raw])
+
+    def _route(self, raw: bytes, via: int, theirs: Heads | None) -> None:
+        """A message frame from `via`, with the sender's heads when it sent it. A message that would extend its
+        author's chain here is read at once only when it comes from its author with heads that show nothing this
+        peer lacks or holds differently; else it is held: until those messages are here (a fork: until the
+        game stops on its proof); a copy from another peer, relay_grace_s (PROTOCOL §17.3)."""
+        place = _place(raw)
+        if place is None or place[0] >= self.session.setup.players or place[2] != self._session_hex:
+            self._receive_message(raw, via)  # not a message of this game's seats: the session judges it
+            return
+        author, seq, _ = place
+        if theirs is not None and via != author:
+            self._peer_heads(via, theirs)
+        if seq < self.session.have()[author]:
+            self._receive_message(raw, via)  # a copy, or a second version: the proof of an equivocation
+            return
+        digest = hashlib.sha256(raw).digest()
+        earlier = self._held.get(digest)
+        if earlier is not None:
+            if earlier.heads is not None or author != via:
+                return  # held already: for its author's heads, or a copy that waits and that this one joins
+            self._unhold(earlier)  # a copy from another peer waited: its author's own copy decides instead
+        if author == via:
+            if theirs is None or self._peer_heads(via, theirs, skip=via):
+                self._receive_message(raw, via)
+                return
+            self._hold(_Held(raw, digest, via, author, seq, theirs, float("inf")))
+        else:
+            self._hold(_Held(raw, digest, via, author, seq, None, self.clock() + self.timers.relay_grace_s))
+
+    def _hold(self, held: "_Held") -> None:
+        count, size = self._held_load.get(held.via, (0, 0))
+        if count >= HELD_MESSAGES or size + len(held.raw) > EARLY_BYTES:
+            return
+        self._held_load[held.via] = (count + 1, size + len(held.raw))
+        self._held[held.hash] = held
+
+    def _release_held(self) -> None:
+        """Read every held message whose wait is over, until none is."""
+        released = True
+        while released and self._held:
+            released = False
+            now = self.clock()
+            have = self.session.have()
+            for held in list(self._held.values()):
+                ready = held.seq < have[held.author] or now >= held.until
+                if not ready and held.heads is not None:
+                    comparison = heads.compare(self.session, held.heads, skip=held.author)
+                    ready = not comparison.missing and not comparison.forks
+                if ready:
+                    self._unhold(held)
+                    self._receive_message(held.raw, held.via)
+                    released = True
+
+    def _unhold(self, held: "_Held") -> None:
+        del self._held[held.hash]
+        count, size = self._held_load[held.via]
+        self._held_load[held.via] = (count - 1, size - len(held.raw))
 
     def _receive_message(self, raw: bytes, via: int) -> None:
         """A signed message, from its author or relayed: any message of an author accepted by any path is a
@@ -335,17 +454,26 @@ class PeerNode:
         for author, (held, had) in enumerate(zip(self.session.have(), before, strict=True)):
             if held > had and author != self.session.seat:
                 self._alive(author)
+        self._note_accepted()
+
+    def _note_accepted(self) -> None:
+        now = 0.0
+        for times, held in zip(self._accepted_at, self.session.have(), strict=True):
+            if held > len(times):
+                now = now or self.clock()
+                times.extend([now] * (held - len(times)))
 
     def _resend_missing(self, seat: int) -> None:
         """Send the peer up to RESEND_BATCH messages of each author its heartbeat shows it lacks, resend_after_s
         after the last such resend while its count for that author rises past any it showed at the resends,
         else after a wait that doubles, up to RESEND_BACKOFF_MAX_S, at each resend that did not move it (a peer
         that never reads is not sent the same messages every resend_after_s forever)."""
+        self._note_accepted()
         now = self.clock()
         theirs = self._peer_have[seat]
         for author, held in enumerate(self.session.have()):
             key = (seat, author)
-            if theirs[author] >= held:
+            if theirs[author] >= held or self._accepted_at[author][theirs[author]] > now - self.timers.relay_grace_s:
                 continue
             moved = theirs[author] > self._resent_from.get(key, -1)
             if moved:
@@ -356,8 +484,10 @@ class PeerNode:
                     self._resend_wait[key] = min(2 * wait, max(RESEND_BACKOFF_MAX_S, self.timers.resend_after_s))
                 self._last_resend[key] = now
                 self._resent_from[key] = max(theirs[author], self._resent_from.get(key, -1))
-                for raw in self.session.chain_messages(author, theirs[author], RESEND_BATCH):
-                    self.mesh.send(seat, [MESSAGE, raw])
+                since = self._accepted_at[author][theirs[author] :]
+                settled = sum(1 for t in since if t <= now - self.timers.relay_grace_s)
+                for raw in self.session.chain_messages(author, theirs[author], min(RESEND_BATCH, settled)):
+                    self._send(seat, [MESSAGE, raw])
                     self.sent += 1
 
     def _heard(self, seat: int) -> None:
@@ -390,8 +520,7 @@ class PeerNode:
 
     def _beat(self) -> None:
         now = self.clock()
-        beat = {"session": self.session.session_id.hex(), "have": self.session.have()}
-        self.mesh.broadcast([HEARTBEAT, json.dumps(beat).encode()])
+        self._broadcast([HEARTBEAT, heads.encode(heads.heads_of(self.session), session=self.session.session_id.hex())])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)
             if self._over() or seat in self._gone:
@@ -404,6 +533,7 @@ class PeerNode:
                 self._silent.add(seat)
                 self._tell(PeerSilent(seat, quiet))
         self.session.tick(now)
+        self._release_held()
         self._after_input()
 
     def _after_input(self) -> None:
@@ -413,8 +543,10 @@ class PeerNode:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             runner.settle(self.session, self.player, self._send_own, self._tell)
+            self._note_accepted()
             return
         runner.flush(self.session, self._send_own, self._tell)
+        self._note_accepted()
         self._think(loop)
 
     def _think(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -445,17 +577,59 @@ class PeerNode:
         self._guarded(self._after_input)
 
     def _send_own(self, raw: bytes) -> None:
-        """A message the session produced (its own or a relay): to every peer."""
-        self.mesh.broadcast([MESSAGE, raw])
+        """A message the session produced (its own; a cheat's forgery): to every peer, with this peer's heads,
+        which hold only what it accepted before it built the message. (A resend goes without: heads newer than
+        the message could make two held messages wait for each other.)"""
+        self._note_accepted()
+        self._broadcast([MESSAGE, raw, self._heads()])
         self.sent += 1
+
+    def _heads(self) -> bytes:
+        return heads.encode(heads.heads_of(self.session))
+
+    def _broadcast(self, frames: list[bytes]) -> None:
+        self.mesh.broadcast(frames)
+        self.frames_out[frames[0]] = self.frames_out.get(frames[0], 0) + len(self.mesh.others)
+
+    def _send(self, seat: int, frames: list[bytes]) -> None:
+        self.mesh.send(seat, frames)
+        self.frames_out[frames[0]] = self.frames_out.get(frames[0], 0) + 1
 
     def _tell(self, event: NodeEvent) -> None:
         if self.on_event is not None:
             self.on_event(event)
 
 
+@dataclass(frozen=True)
+class _Held:
+    """A message held for its heads: read once this peer holds what `heads` show (its author's own copy), or at
+    `until` (another peer's copy), or once it no longer extends its author's chain."""
+
+    raw: bytes
+    hash: bytes
+    via: int
+    author: int
+    seq: int
+    heads: Heads | None
+    until: float
+
+
 class PeerFailed(P2pfishError):
     """The peer cannot go on (its store failed after the end, or a frame's handling failed): one line."""
+
+
+_PLACE = re.compile(
+    rb',"prev":"[0-9a-f]{64}","seat":(0|[1-9][0-9]{0,8}),"seq":(0|[1-9][0-9]{0,17}),"session":"([0-9a-f]{64})",'
+    rb'"sig":"[0-9a-f]{128}"}\Z'
+)
+
+
+def _place(raw: bytes) -> tuple[int, int, str] | None:
+    """A message's author, seq and session id (hex), read from the end of its canonical form (§4: its keys
+    sorted, `body` first) without parsing it; None when it does not end like one. Only the session accepts
+    a message, after checking it in full: a message that is not canonical is refused there, whatever this says."""
+    found = _PLACE.search(raw[-400:])
+    return None if found is None else (int(found[1]), int(found[2]), found[3].decode())
 
 
 def _oversize(frames: list[bytes]) -> str | None:

@@ -128,7 +128,9 @@ class SessionCore:
         self._signer = signer
         self._store = store
         self._slow_after, self._drop_after, self._decide_within = slow_after, drop_after, decide_within
-        self._relay = relay
+        self.relay = relay
+        """Whether accepted messages of other seats go to the outbox to be relayed to every peer (§9); the
+        network's peer runner switches it off and sends only what a peer lacks (net/node.py, PROTOCOL §17.3)."""
         saved = store.load_setup()
         if saved is None:
             store.save_setup(setup.to_wire(), seat)
@@ -194,6 +196,10 @@ class SessionCore:
         """How many messages of each author this peer has accepted: what it tells peers it holds."""
         return [chain.next_seq for chain in self.chains]
 
+    def message_hash(self, author: int, seq: int) -> bytes:
+        """The hash of the accepted message `seq` of `author` (IndexError when it is not held)."""
+        return self.chains[author].accepted[seq].hash
+
     def chain_messages(self, author: int, start: int, limit: int) -> list[bytes]:
         """Up to `limit` accepted messages of `author` from seq `start` on, to resend to a peer."""
         return [envelope.raw for envelope in self.chains[author].accepted[start : start + limit]]
@@ -244,7 +250,7 @@ class SessionCore:
                 self._sent.add((turn_of(message.body), message.kind))
             if not own and not self._restoring:
                 self._store.save_received(message.raw)
-                if self._relay and self.seat is not None:
+                if self.relay and self.seat is not None:
                     self._outbox.append(message.raw)
             within_budget = self._chat_budgets[message.seat].count(message.kind)
             if not own and not self._check_on_arrival(message):

@@ -27,6 +27,7 @@ FIGURES: dict[str, str] = {
     "raw_fanout_p50_ms_8": "p2pfish.tools.bench.net_figures:raw_fanout_p50_ms_8",
     "raw_fanout_p99_ms_8": "p2pfish.tools.bench.net_figures:raw_fanout_p99_ms_8",
     "fanout_vs_raw_p99_8": "p2pfish.tools.bench.net_figures:fanout_vs_raw_p99_8",
+    "frames_per_message_8": "p2pfish.tools.bench.net_figures:frames_per_message_8",
     "kingfish_deal_5_s": "p2pfish.tools.bench.net_figures:kingfish_deal_5_s",
     "peer_rss_mb": "p2pfish.tools.bench.net_figures:peer_rss_mb",
     "engine_move_p50_ms": "p2pfish.tools.bench.engine_figures:engine_move_p50_ms",

@@ -12,7 +12,9 @@ the number of actions. The handshake with the parent goes through files in the w
 4. the parent writes `go.json`, a CLOCK_MONOTONIC instant shortly ahead, shared by all processes
    on Linux; every peer starts then;
 5. at the end this peer writes `records-SEAT.json`: when it sent its own actions ("sent": [turn,
-   ns]) and when it applied (session) or received (raw) each action ("got": [turn, seat, ns]);
+   ns]) and when it applied (session) or received (raw) each action ("got": [turn, seat, ns]); a
+   session peer also how many frames it queued for the others, by kind ("frames_out"), and how many
+   messages it signed ("own_messages");
    a raw peer then waits for `done.json` (all records are in) before it closes its sockets.
 
 `session` runs the real stack: a Session of the relay game over a CURVE Mesh with PeerNode.
@@ -160,6 +162,8 @@ async def run_session(config: Config, context: zmq.asyncio.Context) -> dict[str,
             "got": got,
             "messages_sent": node.sent,
             "messages_received": node.received,
+            "frames_out": {kind.decode(): count for kind, count in node.frames_out.items()},
+            "own_messages": session.have()[config.seat],
         }
     finally:
         mesh.close()

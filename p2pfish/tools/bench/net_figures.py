@@ -53,6 +53,8 @@ class Fanout:
     """The per-action latencies of one run, in ms, and their p50 and p99."""
 
     latencies_ms: tuple[float, ...]
+    frames_per_message: float = 0.0
+    """Message (`M`) frames every peer queued for another, per message signed (the full stack only)."""
 
     @property
     def p50_ms(self) -> float:
@@ -189,7 +191,10 @@ def run_session_fanout(peers: int, actions: int) -> Fanout:
     """The full stack: `peers` processes play `actions` relay actions over the CURVE mesh."""
     _check_table(peers, actions)
     records = _Workers("session", _session_configs(RELAY.id, {"actions": str(actions)}, peers)).run()
-    return _latencies(records, peers, actions, author_applies=True)
+    fanout = _latencies(records, peers, actions, author_applies=True)
+    frames = sum(int(record["frames_out"].get("M", 0)) for record in records)
+    signed = sum(int(record["own_messages"]) for record in records)
+    return Fanout(fanout.latencies_ms, round(frames / max(signed, 1), 2))
 
 
 def run_deal(peers: int) -> float:
@@ -277,6 +282,12 @@ def raw_fanout_p50_ms_8() -> float:
 
 def raw_fanout_p99_ms_8() -> float:
     return measure_raw_fanout(8, FANOUT_ACTIONS[8])[1]
+
+
+def frames_per_message_8() -> float:
+    """Message frames on the wire per signed message in the 8-peer fan-out (its author's to the 7 others,
+    plus every resend): 7 at best; relaying every message to every peer made it 49."""
+    return _cached("session", 8, FANOUT_ACTIONS[8]).frames_per_message
 
 
 def fanout_vs_raw_p99_8() -> float:

@@ -47,7 +47,7 @@ from p2pfish.net.mesh import CURVE_KEY_CHARS, is_curve_key, is_tcp_endpoint
 from p2pfish.session.envelope import canonical, parse_json
 from p2pfish.session.setup import CONTRIBUTION_BYTES, GameSetup, new_contribution
 
-TAG_CODE = b"p2pfish/join-code/v1"
+TAG_CODE = b"p2pfish/join-code/v2"
 TAG_CARD = b"p2pfish/player-card/v3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -96,10 +96,18 @@ def normal_code(code: str) -> str:
     return normal
 
 
+CODE_KDF_N, CODE_KDF_R, CODE_KDF_P = 2**10, 8, 8
+"""scrypt's cost: 1 MiB of memory (128 * r * N bytes; the p lanes run one after another in that memory) and
+about 17 ms of one core here, for the attacker a memory traffic of N * r * p * 128 bytes a guess
+(PROTOCOL §17.7 gives the figures of a brute force)."""
+
+
 def code_key(code: str) -> bytes:
-    """The lobby's MAC key. scrypt makes each guess of a ~30-bit code cost ~16 MiB and ~50 ms, so a
-    captured lobby message cannot be brute-forced cheaply."""
-    return hashlib.scrypt(encode_text(normal_code(code)), salt=TAG_CODE, n=2**14, r=8, p=1, dklen=32)
+    """The lobby's MAC key, stretched so that a captured lobby message cannot be brute-forced within the
+    lobby's life (PROTOCOL §17.7)."""
+    return hashlib.scrypt(
+        encode_text(normal_code(code)), salt=TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, dklen=32
+    )
 
 
 @dataclass(frozen=True)

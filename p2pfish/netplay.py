@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import zmq.asyncio
 
@@ -28,7 +28,6 @@ from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games.registry import get_rules, make_bot
-from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
 from p2pfish.net.lobby import (
     LobbyHost,
     PlayerCard,
@@ -45,6 +44,9 @@ from p2pfish.paths import state_dir, write_private_file
 from p2pfish.session.session import Finished, Session, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
 from p2pfish.session.store import SqliteStore, Store
+
+if TYPE_CHECKING:
+    from p2pfish.net.discovery import Advertiser, LobbyAd
 
 MESH_RECORD = "net/mesh"
 
@@ -278,10 +280,13 @@ async def host_game(
 
 async def _advertise(
     game: str, players: int, host: str, port: int, *, bind_host: str, options: PeerOptions, front: Frontend
-) -> tuple[Advertiser | None, LobbyAd | None]:
-    """Announce the lobby on the LAN (never from loopback); a failure only means no announcement."""
+) -> tuple["Advertiser | None", "LobbyAd | None"]:
+    """Announce the lobby on the LAN (never from loopback); a failure only means no announcement. mDNS is
+    imported only here and where lobbies are looked for: a peer that needs no discovery never loads it."""
     if host.startswith("127."):
         return None, None
+    from p2pfish.net.discovery import Advertiser, LobbyAd, new_lobby_id
+
     try:
         ad = LobbyAd(options.name[:20], game, players, 1, host, port, new_lobby_id())
         advertiser = Advertiser()
@@ -294,6 +299,8 @@ async def _advertise(
 
 async def find_lobby(timeout_s: float) -> str:
     """The address of the one open lobby on the LAN; an error listing them when there are several."""
+    from p2pfish.net.discovery import browse, format_lobbies
+
     ads = await browse(timeout_s)
     if len(ads) == 1:
         return f"{ads[0].address}:{ads[0].port}"
@@ -305,6 +312,8 @@ async def find_lobby(timeout_s: float) -> str:
 
 
 async def list_lobbies(timeout_s: float) -> int:
+    from p2pfish.net.discovery import browse, format_lobbies
+
     print(printable_lines(format_lobbies(await browse(timeout_s))))
     return 0
 
@@ -392,7 +401,7 @@ async def _play(
         },
     )
     session = options.variant.new_session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
-    return await _run(session, mesh, table.cards, options=options, path=path, front=front)
+    return await _run(session, mesh, table.cards, options=options, path=path, store=store, front=front)
 
 
 def _new_store(options: PeerOptions, default_name: str) -> tuple[Path, SqliteStore]:
@@ -434,20 +443,23 @@ async def resume_game(
     )  # fmt: skip
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
-    return await _run(session, mesh, cards, options=resumed, path=path, front=front)
+    return await _run(session, mesh, cards, options=resumed, path=path, store=store, front=front)
 
 
 async def _run(
-    session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], *, options: PeerOptions, path: Path, front: Frontend
-) -> int:
+    session: Session, mesh: Mesh, cards: tuple[PlayerCard, ...], *, options: PeerOptions, path: Path,
+    store: SqliteStore, front: Frontend,
+) -> int:  # fmt: skip
+    """Play the game to its end, then close the store and say how it went."""
     assert session.seat is not None
+    node: PeerNode | None = None
     try:
         mesh.link(session.seat, [MeshPeer(card.endpoint, card.curve_public) for card in cards])
         node = PeerNode(session, mesh, front.player(session), timers=options.timers, on_event=front.event)
         front.started(session, node, path)
         await node.run()
     finally:
-        mesh.close()
+        mesh.close(done_with=() if node is None else node.done_with())
     if options.transcript:
         write_private_file(Path(options.transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
     outcome = session.outcome()
@@ -466,6 +478,7 @@ async def _run(
         "peak_rss_mb": _peak_rss_mb(),
     }  # fmt: skip
     await front.finished(session, node)
+    store.close()
     emit(options, "result", result)
     return 0 if session.finished else 1
 

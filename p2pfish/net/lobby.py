@@ -60,9 +60,11 @@ UNPROVEN_CAP = 64
 MAX_HELLOS_KEPT = 4096
 REASON_CHARS = 200
 RETRY_S = 0.25
+FIRST_RETRY_S = 0.02
+"""A joiner whose connection was refused or dropped before the welcome tries again after FIRST_RETRY_S, then
+twice as long each time up to RETRY_S: one started with its host finds the lobby soon after it opens."""
 START_FLUSH_S = 1.0
 """How long the host waits for its `start` messages to be written before it plays (they are still sent after)."""
-"""A joiner whose connection was refused or dropped before the welcome tries again after this."""
 ANSWER_WITHIN_S = 10.0
 """A host answers an admitted join at once; silence this long means no lobby is there."""
 
@@ -466,6 +468,7 @@ async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[L
     """A link to the lobby and its nonce, from the welcome to a hello. A lobby not (yet) listening, or one
     that drops the connection before answering, is tried again until `within_s` is up. Raises LobbyRefused."""
     host, _, port = address.rpartition(":")
+    pause = FIRST_RETRY_S
     try:
         async with asyncio.timeout(within_s):
             while True:
@@ -476,7 +479,8 @@ async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[L
                 except LINK_ERRORS:
                     if link is not None:
                         link.abort()
-                    await asyncio.sleep(RETRY_S)
+                    await asyncio.sleep(pause)
+                    pause = min(2 * pause, RETRY_S)
                 except BaseException:
                     if link is not None:
                         link.abort()

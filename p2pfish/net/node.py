@@ -52,6 +52,9 @@ EARLY_BYTES = 4 * 1024 * 1024
 later)."""
 MAX_BEAT_BYTES = 4096
 """A heartbeat or goodbye: the session id and one count per seat, as JSON."""
+FAREWELL_WAIT_S = 0.3
+"""After its goodbye, how long a peer waits for the others' (theirs cross its own when all finish together): a
+frame still queued for a seat that said goodbye need not hold the close up (mesh.Mesh.close)."""
 FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
 
 
@@ -131,6 +134,10 @@ class PeerNode:
         """Seats whose heartbeat showed this game's session id: their messages are read."""
         self._early: dict[int, list[bytes]] = {}
         self._early_bytes: dict[int, int] = {}
+        self._stopped: set[int] = set()
+        """Seats whose heartbeat says their game stopped: they take no more messages, so none is owed them."""
+        self._woken = asyncio.Event()
+        """Set when the game is over and something happened (a frame, a move, a leave): the run looks again."""
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -143,20 +150,44 @@ class PeerNode:
         try:
             while not self._over():
                 self._guarded(self._beat)
-                await self._pause(receiver)
+                if not self._over():  # a heartbeat's tick may have ended it (a timeout)
+                    await self._pause(receiver, self.timers.heartbeat_s)
             deadline = self.clock() + (0 if self._leaving else self.timers.linger_s)
+            next_beat = self.clock()
             while self.clock() < deadline and not self._everyone_caught_up():
-                self._guarded(self._beat)
-                await self._pause(receiver)
+                if self.clock() >= next_beat:  # the first at once: the others learn that this peer holds the end
+                    self._guarded(self._beat)
+                    next_beat = self.clock() + self.timers.heartbeat_s
+                await self._pause(receiver, min(next_beat, deadline) - self.clock())
             if self.session.finished:
                 self.mesh.broadcast([BYE, json.dumps(self.session.have()).encode()])
+                farewell = self.clock() + FAREWELL_WAIT_S
+                while self.clock() < farewell and len(self.done_with()) < len(self.mesh.others):
+                    await self._pause(receiver, farewell - self.clock())
         finally:
             receiver.cancel()
 
-    async def _pause(self, receiver: "asyncio.Task[None]") -> None:
-        """Wait one heartbeat, or less if the receiver ended: it ends only by failing, and then so does the run
-        (a peer whose frames go unread must not go on looking alive to the others)."""
-        await asyncio.wait({receiver}, timeout=self.timers.heartbeat_s)
+    def done_with(self) -> set[int]:
+        """The seats that need nothing more from this peer: they said goodbye, or their game stopped, or this
+        peer's stop names them with proof. Frames still queued for them may be dropped at the close."""
+        cheat = self._cheat()
+        return {seat for seat in self.mesh.others if seat in self._gone or seat in self._stopped or seat == cheat}
+
+    def _cheat(self) -> int | None:
+        """The seat this peer's stop names with proof, if any (a seat named for its silence is not one)."""
+        fault = self.session.fault
+        return fault.seat if fault is not None and fault.kind != "timeout" and fault.evidence else None
+
+    async def _pause(self, receiver: "asyncio.Task[None]", timeout_s: float) -> None:
+        """Wait `timeout_s`, or less: once the game is over, until the next frame (each may be the last
+        acknowledgement the linger waits for). If the receiver ended, it failed, and so does the run (a peer
+        whose frames go unread must not go on looking alive to the others)."""
+        self._woken.clear()
+        woken = asyncio.ensure_future(self._woken.wait())
+        try:
+            await asyncio.wait({receiver, woken}, timeout=max(0.0, timeout_s), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            woken.cancel()
         if receiver.done():
             error = receiver.exception()
             if isinstance(error, P2pfishError):
@@ -171,6 +202,7 @@ class PeerNode:
             self._after_input()
 
         self._guarded(move)
+        self._wake_if_over()
 
     def chat(self, text: str) -> None:
         def say() -> None:
@@ -191,15 +223,22 @@ class PeerNode:
         """Leave the game unfinished: tell the others this seat will be back, then stop running."""
         self.mesh.broadcast([AWAY, b""])
         self._leaving = True
+        self._wake_if_over()
+
+    def _wake_if_over(self) -> None:
+        if self._over():
+            self._woken.set()
 
     def _over(self) -> bool:
         return self.session.finished or self.session.fault is not None or self._leaving
 
     def _everyone_caught_up(self) -> bool:
-        """Every other peer holds all this one does, or has left holding all it needed."""
-        mine = self.session.have()
+        """Every other peer holds all this one does, or has left holding all it needed, or has stopped its game
+        (it takes nothing more), or is the seat this peer's stop names with proof: a cheater is owed nothing. (A
+        seat named for its silence is waited for: it may be a peer that crashed and comes back.)"""
+        mine, done = self.session.have(), self.done_with()
         return all(
-            seat in self._gone
+            seat in done
             or (seat in self._peer_have and all(t >= m for t, m in zip(self._peer_have[seat], mine, strict=True)))
             for seat in self.mesh.others
         )
@@ -215,6 +254,7 @@ class PeerNode:
                     self.on_frames(seat, frames)
                 except sqlite3.Error as error:
                     self._store_failed(error)
+                self._wake_if_over()
             else:
                 self.dropped += 1
             await asyncio.sleep(0)
@@ -298,6 +338,8 @@ class PeerNode:
         if isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have):
             self._peer_have[seat] = have
             self._resend_missing(seat)
+        if beat.get("stopped") is True:
+            self._stopped.add(seat)
 
     def _receive_message(self, raw: bytes, via: int) -> None:
         """A signed message, from its author or relayed: any message of an author accepted by any path is a
@@ -355,7 +397,9 @@ class PeerNode:
 
     def _beat(self) -> None:
         now = self.clock()
-        beat = {"session": self.session.session_id.hex(), "have": self.session.have()}
+        beat: dict[str, object] = {"session": self.session.session_id.hex(), "have": self.session.have()}
+        if self.session.fault is not None:
+            beat["stopped"] = True  # it takes no more messages: nobody need linger for it to catch up
         self.mesh.broadcast([HEARTBEAT, json.dumps(beat).encode()])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)

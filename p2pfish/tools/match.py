@@ -6,10 +6,12 @@ and that every transcript verifies on its own.
 """
 
 import contextlib
+import hashlib
 import json
 import math
 import os
 import random
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -45,6 +47,10 @@ slowed down by its own 512 MiB of frames may be timed out instead)."""
 HONEST_RSS_MB = 150.0
 TCP_LISTEN = "0A"
 """A listening socket's state in /proc/net/tcp."""
+PORT_ATTEMPTS = 3
+"""Tables started on a port another process took meanwhile, before a match gives up."""
+PORT_TAKEN = "cannot open a lobby on"
+"""What a host that cannot listen on its port says (on one line, p2pfish.net.lobby)."""
 CHEAT_PEER_TIMEOUT_S = 8.0
 """With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
@@ -268,6 +274,25 @@ def control_characters(text: str) -> set[str]:
     return {c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) < 0xA0}
 
 
+def unused_port() -> int:
+    """A loopback TCP port nobody listens on now, below the range the system hands out by itself (so that no
+    other process is given it by a bind to port 0 or an outgoing connection before the host takes it)."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    choices = range(max(1024, low - 12000), max(1025, low))
+    for _ in range(100):
+        port = random.SystemRandom().choice(choices)
+        with socket.socket() as probe:
+            try:
+                probe.bind((LOOPBACK, port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError("no free loopback port found for the lobby")
+
+
 def verify_output(transcript: Path) -> str:
     """What `p2pfish verify` prints about one transcript."""
     argv = [sys.executable, "-m", "p2pfish", "verify", str(transcript)]
@@ -301,14 +326,33 @@ class MatchTable:
         ]  # fmt: skip
 
     def start(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
-        self.start_host(timeout_s, extra)
-        self.start_joiners(extra)
+        """Start the host and every joiner at once: the joiners are given the lobby's address before it opens
+        (a port free when chosen, outside the range the system hands out) and try it until it answers. If
+        another process took the port meanwhile, the host cannot listen: the table starts again elsewhere."""
+        for attempt in range(PORT_ATTEMPTS):
+            port = unused_port()
+            self.address = f"{LOOPBACK}:{port}"
+            host = self._start_host_process(["--port", str(port), *extra])
+            self.start_joiners(extra)
+            try:
+                host.event("lobby", timeout_s)
+                return
+            except TimeoutError:
+                if attempt == PORT_ATTEMPTS - 1 or PORT_TAKEN not in host.log.read_text(errors="replace"):
+                    raise
+            self.stop_all()
+            self.peers.clear()
 
     def start_host(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
+        """Start the host alone, on a port of its choosing, and wait for its lobby to open (then start_joiners)."""
+        host = self._start_host_process(extra)
+        self.address = text_field(host.event("lobby", timeout_s), "address")
+
+    def _start_host_process(self, extra: Sequence[str]) -> "PeerProcess":
         host_argv = ["host", self.game, "--players", str(self.players), "--bind", LOOPBACK, "--code", self.code]
         host = PeerProcess(0, [*host_argv, *self.peer_flags(0), *extra], self.workdir / "seat0.log", self.env)
         self.peers.append(host)
-        self.address = text_field(host.event("lobby", timeout_s), "address")
+        return host
 
     def start_joiners(self, extra: Sequence[str] = ()) -> None:
         """Peer i joins as process i; its seat is the order in which the host admitted it."""
@@ -373,15 +417,14 @@ def run_match(
             results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
     finally:
         table.stop_all()
-    wall = time.monotonic() - started
-    result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+    result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0)
     if cheat is not None and evil_name is not None:
         cheat = replace(cheat, seat=seat_of_process(results, evil_name, cheat.seat))
     result = replace(result, peers=peer_reports(results, None if cheat is None else cheat.seat))
-    if cheat is None:
-        return result
-    output = table.honest_output(evil_name) if evil_name is not None else ""
-    return replace(result, cheat=judge(cheat, players, results, output))
+    if cheat is not None:
+        output = table.honest_output(evil_name) if evil_name is not None else ""
+        result = replace(result, cheat=judge(cheat, players, results, output))
+    return replace(result, wall_s=round(time.monotonic() - started, 3))
 
 
 def seat_of_process(results: Sequence[dict[str, Json] | None], process: int, otherwise: int) -> int:
@@ -419,7 +462,7 @@ def summarize(
     finished = all(r is not None and r.get("finished") is True for r in results)
     outcomes = [json.dumps(r.get("outcome"), sort_keys=True) if r else None for r in results]
     agree = finished and len(set(outcomes)) == 1
-    verified = all(Path(t).exists() and audit(Path(t).read_bytes().splitlines()).verified for t in transcripts)
+    verified = all_verified(transcripts)
     messages = sum(n for r in results if r and isinstance(n := r.get("messages"), int))
     first = results[0]
     outcome = first.get("outcome") if first is not None and agree else None
@@ -432,6 +475,23 @@ def summarize(
         game, players, agree, verified, finished, outcome if isinstance(outcome, dict) else None,
         transcripts, messages, round(wall_s, 3), faults, peak, session,
     )  # fmt: skip
+
+
+def all_verified(transcripts: Sequence[str]) -> bool:
+    """Whether every transcript exists and verifies. Each peer writes the messages it accepted in the order it
+    accepted them, and that interleaving of authors carries no meaning (PROTOCOL §15): transcripts of one setup
+    holding the same messages are one transcript to the audit, which runs once for them."""
+    verdicts: dict[bytes, bool] = {}
+    for transcript in transcripts:
+        if not Path(transcript).exists():
+            return False
+        lines = Path(transcript).read_bytes().splitlines()
+        same = hashlib.sha256(b"\n".join([*lines[:1], *sorted(lines[1:])])).digest()
+        if same not in verdicts:
+            verdicts[same] = audit(lines).verified
+        if not verdicts[same]:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -477,9 +537,9 @@ def run_match_with_stranger(
         table.stop_all()
         if stranger is not None:
             stranger.stop()
-    wall = time.monotonic() - started
-    result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
-    return StrangerMatch(replace(result, peers=peer_reports(results, None)), summary)
+    result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0)
+    result = replace(result, peers=peer_reports(results, None), wall_s=round(time.monotonic() - started, 3))
+    return StrangerMatch(result, summary)
 
 
 def check_host_target(which: str) -> None:

@@ -2,9 +2,10 @@
 tests) until the game ends or stops.
 
 Three kinds of frames travel: a session message ("M", the signed bytes); a heartbeat ("H": the
-session id, so that peers given different games notice, and how many messages of each author this
-peer holds); a goodbye ("B", the same numbers, sent once by a peer that finished and leaves); and "A", sent by a
-player who leaves a game unfinished and means to resume it: the others then wait longer for it.
+session id, so that peers given different games notice, how many messages of each author this
+peer holds, and whether its game stopped); a goodbye ("B", the same numbers, sent once by a peer that
+finished and leaves); and "A", sent by a player who leaves a game unfinished and means to resume it: the
+others then wait longer for it.
 The heartbeat is the acknowledgement: when a peer's heartbeat shows it lacks messages this peer
 holds, they are sent again (less and less often while its count does not move) — so nothing is lost to
 a reconnect, a dropped frame or a peer that crashed and came back. Each link is read at most
@@ -340,6 +341,8 @@ class PeerNode:
             self._resend_missing(seat)
         if beat.get("stopped") is True:
             self._stopped.add(seat)
+        else:
+            self._stopped.discard(seat)
 
     def _receive_message(self, raw: bytes, via: int) -> None:
         """A signed message, from its author or relayed: any message of an author accepted by any path is a

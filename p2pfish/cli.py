@@ -201,11 +201,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (to watch bots play without one: p2pfish watch)")
     _check_table(args.game, args.bots)
-    from p2pfish.netplay import run
-    from p2pfish.uiplay import play_local
+    from p2pfish.playstart import BotPlayers
 
+    bots = BotPlayers(args.bots, args.seed or 0)  # at once: they load while this process does
+    try:
+        from p2pfish.netplay import run
+        from p2pfish.uiplay import play_local
+    except BaseException:
+        bots.stop()
+        raise
     name = getpass.getuser()[:20] or "you"
-    return run(play_local(args.game, args.bots, args.seed or 0, ascii_only=args.ascii or _plain_terminal(), name=name))
+    ascii_only = args.ascii or _plain_terminal()
+    return run(play_local(args.game, bots, args.seed or 0, ascii_only=ascii_only, name=name))
 
 
 def _check_table(game: str, bots: int) -> None:

@@ -28,13 +28,13 @@ from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games.registry import get_rules, make_bot
+from p2pfish.net.joincode import new_join_code
 from p2pfish.net.lobby import (
     LobbyHost,
     PlayerCard,
     StartRefused,
     Table,
     join_lobby,
-    new_join_code,
     new_lobby_nonce,
     normal_code,
 )

@@ -3,10 +3,6 @@ and `p2pfish play`, the one-command default — you against bot peers on this ma
 own process, all through the real lobby, CURVE mesh and protocol."""
 
 import asyncio
-import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +14,10 @@ from p2pfish.core.errors import UsageError
 from p2pfish.core.player import Decision, Player
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
-from p2pfish.net.lobby import PlayerCard, new_join_code
+from p2pfish.net.lobby import PlayerCard
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
 from p2pfish.netplay import PeerOptions, host_game, zmq_context
+from p2pfish.playstart import LOOPBACK, BotPlayers
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Slow, Stopped
@@ -190,58 +187,44 @@ class UiFrontend:
 
 
 class PlayFrontend(UiFrontend):
-    """`p2pfish play`: the UI front end, plus bot peers started as processes once the lobby opens."""
+    """`p2pfish play`: the UI front end, its bot peers' processes started already (playstart.py)."""
 
-    def __init__(self, options: PeerOptions, *, bots: list[str], seed: int, ascii_only: bool, **io: Any) -> None:
+    def __init__(self, options: PeerOptions, *, bots: BotPlayers, ascii_only: bool, **io: Any) -> None:
         super().__init__(options, ascii_only=ascii_only, **io)
-        self.bots, self.seed = bots, seed
-        self.workdir = Path(tempfile.mkdtemp(prefix="p2pfish-play-"))
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.bots = bots
 
     def lobby_open(self, title: str, address: str, code: str, wanted: int) -> None:
         super().lobby_open(title, address, code, wanted)
-        env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
-        for index, kind in enumerate(self.bots, start=1):
-            argv = [
-                sys.executable, "-m", "p2pfish", "join", address, "--code", code, "--bot", kind,
-                "--seed", str(self.seed * 10 + index), "--name", f"{kind} bot {index}",
-                "--identity-dir", str(self.workdir / f"bot{index}"),
-            ]  # fmt: skip
-            with (self.workdir / f"bot{index}.log").open("wb") as log:
-                self.processes.append(subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env))
+        self.bots.lobby_open()
 
     async def finished(self, session: Session, node: PeerNode) -> None:
         """Over: the bots go too. Left: they wait (10 minutes) for `p2pfish resume`."""
         await super().finished(session, node)
         if not self.app.left:
-            self.stop_bots()
-
-    def stop_bots(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
+            self.bots.stop()
 
 
 async def play_local(
-    game: str, bots: int, seed: int, *, ascii_only: bool, name: str, input: Input | None = None,
+    game: str, bots: BotPlayers, seed: int, *, ascii_only: bool, name: str, input: Input | None = None,
     output: Output | None = None,
 ) -> int:  # fmt: skip
-    """You against `bots` bot peers on this machine, over loopback, through the whole protocol."""
-    rules = get_rules(game)
-    kit_for(game)
-    players = bots + 1
-    if not rules.min_players <= players <= rules.max_players:
-        raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
-    kinds = ["greedy" if index % 2 else "random" for index in range(1, players)]
-    options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
-    front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)
-    front.start_now = None
-    with zmq_context() as context:
-        try:
+    """You against `bots`, bot peers on this machine started already, over loopback, through the whole
+    protocol: this peer hosts the lobby they try to join (on the port they were given, with their code)."""
+    try:
+        rules = get_rules(game)
+        kit_for(game)
+        players = len(bots.processes) + 1
+        if not rules.min_players <= players <= rules.max_players:
+            low, high = rules.min_players - 1, rules.max_players - 1
+            raise UsageError(f"{rules.title} needs {low}-{high} bots, not {players - 1}")
+        options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
+        front = PlayFrontend(options, bots=bots, ascii_only=ascii_only, input=input, output=output)
+        front.start_now = None
+        with zmq_context() as context:
             return await host_game(
-                game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
+                game, players, game_options={}, bind_host=LOOPBACK, port=bots.port, code=bots.code, advertise=False,
                 options=options, front=front, context=context,
             )  # fmt: skip
-        except BaseException:
-            front.stop_bots()
-            raise
+    except BaseException:
+        bots.stop()
+        raise

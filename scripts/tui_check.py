@@ -53,10 +53,12 @@ def main() -> None:
         wait_for(lambda s: "Your cat (only you see it): column 2" in s, "a typed cast shows your secret column")
         tmux("send-keys", "-t", SESSION, "fly away", "Enter")
         wait_for(lambda s: "unknown command 'fly'" in s, "an unknown command says what is possible")
-        for _ in range(80):
-            if "Final scores" in screen():
+        for _ in range(200):  # Enter only when a move is asked for: on the end screen it would quit
+            shown = screen()
+            if "Final scores" in shown:
                 break
-            tmux("send-keys", "-t", SESSION, "Enter")
+            if "Your move" in shown:
+                tmux("send-keys", "-t", SESSION, "Enter")
             time.sleep(0.3)
         wait_for(lambda s: "Final scores" in s and "verified" in s, "the end screen shows scores and the audit")
         tmux("send-keys", "-t", SESSION, "q")

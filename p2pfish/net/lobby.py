@@ -33,6 +33,7 @@ from p2pfish.core.errors import MalformedInput, P2pfishError, UsageError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
+from p2pfish.net.joincode import CODE_ALPHABET, CODE_LENGTH
 from p2pfish.net.lobbylink import (
     ACCEPT_BATCH,
     LINK_ERRORS,
@@ -49,8 +50,6 @@ from p2pfish.session.setup import CONTRIBUTION_BYTES, GameSetup, new_contributio
 
 TAG_CODE = b"p2pfish/join-code/v2"
 TAG_CARD = b"p2pfish/player-card/v3"
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
 LOBBY_NONCE_BYTES = 32
 HELLO_NONCE_BYTES = 16
 HELLO_WITHIN_S = 3.0
@@ -84,10 +83,6 @@ class StartRefused(LobbyRefused):
 
 def new_lobby_nonce() -> bytes:
     return secrets.token_bytes(LOBBY_NONCE_BYTES)
-
-
-def new_join_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def normal_code(code: str) -> str:

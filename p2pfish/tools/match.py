@@ -11,7 +11,6 @@ import json
 import math
 import os
 import random
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -24,7 +23,8 @@ from pathlib import Path
 from p2pfish.core.errors import UsageError, usage_errors
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
-from p2pfish.net.lobby import new_join_code
+from p2pfish.net.joincode import new_join_code
+from p2pfish.playstart import reserve_port
 from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit
 from p2pfish.tools.cheats import Cheat
@@ -47,10 +47,6 @@ slowed down by its own 512 MiB of frames may be timed out instead)."""
 HONEST_RSS_MB = 150.0
 TCP_LISTEN = "0A"
 """A listening socket's state in /proc/net/tcp."""
-PORT_ATTEMPTS = 3
-"""Tables started on a port another process took meanwhile, before a match gives up."""
-PORT_TAKEN = "cannot open a lobby on"
-"""What a host that cannot listen on its port says (on one line, p2pfish.net.lobby)."""
 CHEAT_PEER_TIMEOUT_S = 8.0
 """With a cheat at the table a peer that goes quiet is named after this long (a withheld reveal)."""
 
@@ -274,25 +270,6 @@ def control_characters(text: str) -> set[str]:
     return {c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) < 0xA0}
 
 
-def unused_port() -> int:
-    """A loopback TCP port nobody listens on now, below the range the system hands out by itself (so that no
-    other process is given it by a bind to port 0 or an outgoing connection before the host takes it)."""
-    try:
-        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        low = 32768
-    choices = range(max(1024, low - 12000), max(1025, low))
-    for _ in range(100):
-        port = random.SystemRandom().choice(choices)
-        with socket.socket() as probe:
-            try:
-                probe.bind((LOOPBACK, port))
-            except OSError:
-                continue
-        return port
-    raise RuntimeError("no free loopback port found for the lobby")
-
-
 def verify_output(transcript: Path) -> str:
     """What `p2pfish verify` prints about one transcript."""
     argv = [sys.executable, "-m", "p2pfish", "verify", str(transcript)]
@@ -327,21 +304,13 @@ class MatchTable:
 
     def start(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
         """Start the host and every joiner at once: the joiners are given the lobby's address before it opens
-        (a port free when chosen, outside the range the system hands out) and try it until it answers. If
-        another process took the port meanwhile, the host cannot listen: the table starts again elsewhere."""
-        for attempt in range(PORT_ATTEMPTS):
-            port = unused_port()
+        (a port this process holds for it until then) and try it until it answers."""
+        with reserve_port() as reservation:
+            port = reservation.getsockname()[1]
             self.address = f"{LOOPBACK}:{port}"
             host = self._start_host_process(["--port", str(port), *extra])
             self.start_joiners(extra)
-            try:
-                host.event("lobby", timeout_s)
-                return
-            except TimeoutError:
-                if attempt == PORT_ATTEMPTS - 1 or PORT_TAKEN not in host.log.read_text(errors="replace"):
-                    raise
-            self.stop_all()
-            self.peers.clear()
+            host.event("lobby", timeout_s)
 
     def start_host(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
         """Start the host alone, on a port of its choosing, and wait for its lobby to open (then start_joiners)."""

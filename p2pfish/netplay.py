@@ -460,25 +460,27 @@ async def _run(
         await node.run()
     finally:
         mesh.close(done_with=() if node is None else node.done_with())
-    if options.transcript:
-        write_private_file(Path(options.transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
-    outcome = session.outcome()
-    result: dict[str, Json] = {
-        "seat": session.seat,
-        "session": session.session_id.hex(),
-        "finished": session.finished,
-        "outcome": None if outcome is None else outcome.to_wire(),
-        "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
-                                                       "reason": session.fault.reason,
-                                                       "evidence": len(session.fault.evidence)},
-        "transcript": options.transcript,
-        "store": str(path),
-        "messages": node.sent + node.received,
-        "dealt": sum(isinstance(entry.action, Dealt) for entry in session.log),
-        "peak_rss_mb": _peak_rss_mb(),
-    }  # fmt: skip
-    await front.finished(session, node)
-    store.close()
+    try:
+        if options.transcript:
+            write_private_file(Path(options.transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
+        outcome = session.outcome()
+        result: dict[str, Json] = {
+            "seat": session.seat,
+            "session": session.session_id.hex(),
+            "finished": session.finished,
+            "outcome": None if outcome is None else outcome.to_wire(),
+            "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
+                                                           "reason": session.fault.reason,
+                                                           "evidence": len(session.fault.evidence)},
+            "transcript": options.transcript,
+            "store": str(path),
+            "messages": node.sent + node.received,
+            "dealt": sum(isinstance(entry.action, Dealt) for entry in session.log),
+            "peak_rss_mb": _peak_rss_mb(),
+        }  # fmt: skip
+        await front.finished(session, node)
+    finally:
+        store.close()
     emit(options, "result", result)
     return 0 if session.finished else 1
 

@@ -1,5 +1,5 @@
-"""`python -m p2pfish` runs the command line."""
+"""`python -m p2pfish` runs the command line, and the process ends as soon as the command returns."""
 
-from p2pfish.launcher import main
+from p2pfish.launcher import run
 
-raise SystemExit(main())
+run()

@@ -249,11 +249,27 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (to watch bots play without one: p2pfish watch)")
     _check_table(args.game, args.bots)
-    from p2pfish.netplay import run
-    from p2pfish.uiplay import play_local
+    from p2pfish.botpeers import BotPeers
+    from p2pfish.net.joincode import new_join_code
+    from p2pfish.playstart import LOOPBACK, reserve_port
 
-    name = default_name()
-    return run(play_local(args.game, args.bots, args.seed or 0, ascii_only=args.ascii or _plain_terminal(), name=name))
+    reservation = reserve_port()
+    port, code = reservation.getsockname()[1], new_join_code()
+    bots = BotPeers(args.seed)
+    bots.open(f"{LOOPBACK}:{port}", code)
+    try:
+        for _ in range(args.bots):  # at once: they load while this process does
+            bots.add()
+        from p2pfish.netplay import run
+        from p2pfish.uiplay import play_local
+
+        ascii_only = args.ascii or _plain_terminal()
+        return run(play_local(args.game, bots, port, code, ascii_only=ascii_only, name=default_name()))
+    except BaseException:
+        bots.stop()
+        raise
+    finally:
+        reservation.close()
 
 
 def _check_table(game: str, bots: int) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import zmq.asyncio
 
@@ -32,7 +32,7 @@ from p2pfish.crypto.identity import Identity, load_or_create
 from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.invocation import join_line
 from p2pfish.net.addresses import lan_addresses, local_address_towards, primary_address
-from p2pfish.net.discovery import Advertiser, LobbyAd, browse, format_lobbies, new_lobby_id
+from p2pfish.net.joincode import new_join_code
 from p2pfish.net.lobby import (
     LobbyHost,
     LobbyState,
@@ -40,7 +40,6 @@ from p2pfish.net.lobby import (
     StartRefused,
     Table,
     join_lobby,
-    new_join_code,
     new_lobby_nonce,
     normal_code,
     opens_with,
@@ -53,6 +52,9 @@ from p2pfish.resumable import transcript_beside
 from p2pfish.session.session import Finished, Session, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
 from p2pfish.session.store import SqliteStore, Store
+
+if TYPE_CHECKING:
+    from p2pfish.net.discovery import Advertiser, LobbyAd
 
 MESH_RECORD = "net/mesh"
 
@@ -380,12 +382,15 @@ async def unless_left(front: Frontend, step: Awaitable[Result]) -> Result | None
 
 async def _advertise(
     game: str, players: int, hosts: list[str], port: int, *, bind_host: str, options: PeerOptions, front: Frontend
-) -> tuple[Advertiser | None, LobbyAd | None]:
+) -> tuple["Advertiser | None", "LobbyAd | None"]:
     """Announce the lobby on the LAN at each of its addresses (never from loopback); a failure only means no
-    announcement."""
+    announcement. mDNS is imported only here and where lobbies are looked for: a peer that needs no discovery
+    never loads it."""
     hosts = [host for host in hosts if not host.startswith("127.")]
     if not hosts:
         return None, None
+    from p2pfish.net.discovery import Advertiser, LobbyAd, new_lobby_id
+
     try:
         ad = LobbyAd(options.name[:20], game, players, 1, hosts[0], port, new_lobby_id(), tuple(hosts[1:]))
         advertiser = Advertiser()
@@ -399,6 +404,8 @@ async def _advertise(
 async def find_lobby(timeout_s: float, code: str) -> str:
     """The address of the open lobby on the LAN that `code` opens: the one lobby, else the one among several
     that welcomes a hello sealed with the code; an error listing them when none or several do."""
+    from p2pfish.net.discovery import browse, format_lobbies
+
     ads = await browse(timeout_s)
     if len(ads) == 1:
         return f"{ads[0].address}:{ads[0].port}"
@@ -413,6 +420,8 @@ async def find_lobby(timeout_s: float, code: str) -> str:
 
 
 async def list_lobbies(timeout_s: float) -> int:
+    from p2pfish.net.discovery import browse, format_lobbies
+
     print(printable_lines(format_lobbies(await browse(timeout_s))))
     return 0
 
@@ -597,7 +606,9 @@ async def _run(
     front: Frontend,
     host_at: str = "",
 ) -> int:
+    """Play the game to its end, then close the store and say how it went."""
     assert session.seat is not None
+    node: PeerNode | None = None
     try:
         endpoints = [card.endpoint for card in cards]
         if session.seat != 0:
@@ -607,34 +618,37 @@ async def _run(
         front.started(session, node, path)
         await node.run()
     finally:
-        mesh.close()
-    transcript = options.transcript
-    over = session.finished or session.fault is not None
-    tidy = over and not options.json and path.parent.resolve() == state_dir().resolve()
-    if tidy and not transcript:
-        transcript = str(transcript_beside(path))
-    if transcript:
-        write_private_file(Path(transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
-    if tidy:
-        _remove_store(store, path)
-    outcome = session.outcome()
-    result: dict[str, Json] = {
-        "seat": session.seat,
-        "session": session.session_id.hex(),
-        "finished": session.finished,
-        "outcome": None if outcome is None else outcome.to_wire(),
-        "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
-                                                       "reason": session.fault.reason,
-                                                       "evidence": len(session.fault.evidence)},
-        "transcript": transcript,
-        "store": str(path),
-        "messages": node.sent + node.received,
-        "dealt": sum(isinstance(entry.action, Dealt) for entry in session.log),
-        "peak_rss_mb": _peak_rss_mb(),
-    }  # fmt: skip
-    await front.finished(session, node)
-    if isinstance(node.player, EnginePlayer):
-        result["engine"] = node.player.report()
+        mesh.close(done_with=() if node is None else node.done_with())
+    try:
+        transcript = options.transcript
+        over = session.finished or session.fault is not None
+        tidy = over and not options.json and path.parent.resolve() == state_dir().resolve()
+        if tidy and not transcript:
+            transcript = str(transcript_beside(path))
+        if transcript:
+            write_private_file(Path(transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
+        if tidy:
+            _remove_store(store, path)
+        outcome = session.outcome()
+        result: dict[str, Json] = {
+            "seat": session.seat,
+            "session": session.session_id.hex(),
+            "finished": session.finished,
+            "outcome": None if outcome is None else outcome.to_wire(),
+            "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
+                                                           "reason": session.fault.reason,
+                                                           "evidence": len(session.fault.evidence)},
+            "transcript": transcript,
+            "store": str(path),
+            "messages": node.sent + node.received,
+            "dealt": sum(isinstance(entry.action, Dealt) for entry in session.log),
+            "peak_rss_mb": _peak_rss_mb(),
+        }  # fmt: skip
+        await front.finished(session, node)
+        if isinstance(node.player, EnginePlayer):
+            result["engine"] = node.player.report()
+    finally:
+        store.close()
     emit(options, "result", result)
     return 0 if session.finished else 1
 

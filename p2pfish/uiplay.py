@@ -17,10 +17,11 @@ from p2pfish.core.player import Decision, Player
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
 from p2pfish.invocation import join_line, p2pfish_command, resume_line
-from p2pfish.net.lobby import PlayerCard, new_join_code
+from p2pfish.net.lobby import PlayerCard
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
 from p2pfish.netplay import PeerOptions, host_game, zmq_context
 from p2pfish.paths import write_private_file
+from p2pfish.playstart import LOOPBACK
 from p2pfish.resumable import transcript_beside
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
@@ -278,21 +279,22 @@ class UiFrontend:
 
 
 async def play_local(
-    game: str, bots: int, seed: int, *, ascii_only: bool, name: str, input: Input | None = None,
+    game: str, bots: BotPeers, port: int, code: str, *, ascii_only: bool, name: str, input: Input | None = None,
     output: Output | None = None,
 ) -> int:  # fmt: skip
-    """You against `bots` bot peers on this machine, over loopback, through the whole protocol."""
+    """You against the `bots` (bot peers on this machine, started already and trying to join the lobby at
+    LOOPBACK:`port` with `code`), over loopback, through the whole protocol: this peer hosts that lobby."""
     rules = get_rules(game)
     kit_for(game)
-    players = bots + 1
+    players = len(bots.processes) + 1
     if not rules.min_players <= players <= rules.max_players:
-        raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
-    options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
-    peers = BotPeers(seed)
-    front = UiFrontend(options, ascii_only=ascii_only, input=input, output=output, bots=peers)
+        low, high = rules.min_players - 1, rules.max_players - 1
+        raise UsageError(f"{rules.title} needs {low}-{high} bots, not {players - 1}")
+    options = PeerOptions(name, "", bots.seed, None, None, None, False, NodeTimers())
+    front = UiFrontend(options, ascii_only=ascii_only, input=input, output=output, bots=bots)
     front.start_now = None
     with zmq_context() as context:
         return await host_game(
-            game, players, game_options={}, bind_host="127.0.0.1", port=0, code=new_join_code(), advertise=False,
-            options=options, front=front, context=context, bots=peers, fill=bots,
+            game, players, game_options={}, bind_host=LOOPBACK, port=port, code=code, advertise=False,
+            options=options, front=front, context=context, bots=bots,
         )  # fmt: skip

@@ -27,7 +27,7 @@ import pytest
 from conformance_helpers import wait_for
 from conftest import STEP_TIMEOUT_S, VETH, RoutedHosts
 
-from p2pfish.net.lobby import new_join_code
+from p2pfish.net.joincode import new_join_code
 from p2pfish.tools.events import text_field
 from p2pfish.tools.match import MatchResult, PeerProcess, summarize
 

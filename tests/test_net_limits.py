@@ -31,7 +31,8 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
 from p2pfish.net import lobby, lobbylink
 from p2pfish.net.guard import HANDSHAKE_S
-from p2pfish.net.lobby import LobbyHost, PlayerCard, code_key, join_lobby, new_join_code, new_lobby_nonce
+from p2pfish.net.joincode import new_join_code
+from p2pfish.net.lobby import LobbyHost, PlayerCard, code_key, join_lobby, new_lobby_nonce
 from p2pfish.net.mesh import MESH_FRAME_CAP, new_curve_keypair
 from p2pfish.net.node import BYE, HEARTBEAT, MAX_BEAT_BYTES, MESSAGE, NodeTimers, PeerNode
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES

@@ -37,7 +37,7 @@ def heads_of(session: Session) -> Heads:
     return Heads(tuple(have), hashes)
 
 
-def encode(heads: Heads, **extra: str) -> bytes:
+def encode(heads: Heads, **extra: object) -> bytes:
     return json.dumps({**extra, **heads.to_wire()}).encode()
 
 

@@ -34,6 +34,7 @@ from p2pfish.core.errors import MalformedInput, P2pfishError, UsageError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
+from p2pfish.net.joincode import CODE_ALPHABET, CODE_LENGTH
 from p2pfish.net.lobbylink import (
     ACCEPT_BATCH,
     LINK_ERRORS,
@@ -48,10 +49,8 @@ from p2pfish.net.mesh import CURVE_KEY_CHARS, is_curve_key, is_tcp_endpoint
 from p2pfish.session.envelope import canonical, parse_json
 from p2pfish.session.setup import CONTRIBUTION_BYTES, GameSetup, new_contribution
 
-TAG_CODE = b"p2pfish/join-code/v1"
+TAG_CODE = b"p2pfish/join-code/v2"
 TAG_CARD = b"p2pfish/player-card/v3"
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
 LOBBY_NONCE_BYTES = 32
 HELLO_NONCE_BYTES = 16
 HELLO_WITHIN_S = 3.0
@@ -61,9 +60,11 @@ UNPROVEN_CAP = 64
 MAX_HELLOS_KEPT = 4096
 REASON_CHARS = 200
 RETRY_S = 0.25
+FIRST_RETRY_S = 0.02
+"""A joiner whose connection was refused or dropped before the welcome tries again after FIRST_RETRY_S, then
+twice as long each time up to RETRY_S: one started with its host finds the lobby soon after it opens."""
 START_FLUSH_S = 1.0
 """How long the host waits for its `start` messages to be written before it plays (they are still sent after)."""
-"""A joiner whose connection was refused or dropped before the welcome tries again after this."""
 MAX_TABLE = 16
 """More seats than a lobby message may announce (no game has as many): a joiner shows the cards' count then."""
 ANSWER_WITHIN_S = 10.0
@@ -89,10 +90,6 @@ class StartRefused(LobbyRefused):
 
 def new_lobby_nonce() -> bytes:
     return secrets.token_bytes(LOBBY_NONCE_BYTES)
-
-
-def new_join_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 LOOK_ALIKES = "01ILO"
@@ -127,10 +124,18 @@ def unique_name(name: str, taken: Sequence[str]) -> str:
     return f"{name[:36]}-{number}"
 
 
+CODE_KDF_N, CODE_KDF_R, CODE_KDF_P = 2**10, 8, 8
+"""scrypt's cost: 1 MiB of memory (128 * r * N bytes; the p lanes run one after another in that memory) and
+about 17 ms of one core here, for the attacker a memory traffic of N * r * p * 128 bytes a guess
+(PROTOCOL §17.7 gives the figures of a brute force)."""
+
+
 def code_key(code: str) -> bytes:
-    """The lobby's MAC key. scrypt makes each guess of a ~30-bit code cost ~16 MiB and ~50 ms, so a
-    captured lobby message cannot be brute-forced cheaply."""
-    return hashlib.scrypt(encode_text(normal_code(code)), salt=TAG_CODE, n=2**14, r=8, p=1, dklen=32)
+    """The lobby's MAC key, stretched so that a captured lobby message cannot be brute-forced within the
+    lobby's life (PROTOCOL §17.7)."""
+    return hashlib.scrypt(
+        encode_text(normal_code(code)), salt=TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, dklen=32
+    )
 
 
 @dataclass(frozen=True)
@@ -547,6 +552,7 @@ async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[L
     (yet) listening, or one that drops the connection before answering, is tried again until `within_s` is
     up. Raises LobbyRefused."""
     host, _, port = address.rpartition(":")
+    pause = FIRST_RETRY_S
     try:
         async with asyncio.timeout(within_s):
             while True:
@@ -557,7 +563,8 @@ async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[L
                 except LINK_ERRORS:
                     if link is not None:
                         link.abort()
-                    await asyncio.sleep(RETRY_S)
+                    await asyncio.sleep(pause)
+                    pause = min(2 * pause, RETRY_S)
                 except BaseException:
                     if link is not None:
                         link.abort()

@@ -20,7 +20,7 @@ import ipaddress
 import re
 import string
 import struct
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import zmq
@@ -232,10 +232,11 @@ class Mesh:
                     return seat, [bytes(part.buffer) for part in parts[1:]]
             await asyncio.sleep(0)  # a frame skipped: with more queued, the receive above would not yield
 
-    def close(self) -> None:
-        """Close, giving frames already queued (a goodbye) a moment to leave."""
-        for dealer in self._dealers.values():
-            dealer.close(linger=CLOSE_LINGER_MS)
+    def close(self, done_with: Collection[int] = ()) -> None:
+        """Close, giving frames already queued (a goodbye) a moment to leave — but to the seats in `done_with`,
+        which need nothing more (one that has left would hold the close up for the whole moment)."""
+        for seat, dealer in self._dealers.items():
+            dealer.close(linger=0 if seat in done_with else CLOSE_LINGER_MS)
         if self._cap is not None:
             self._cap.close()
         self._router.close(linger=0)

@@ -3,9 +3,9 @@ tests) until the game ends or stops.
 
 Three kinds of frames travel: a session message ("M", the signed bytes, and the sender's chain heads: how many
 messages of each author it holds and the hash of the last, net/heads.py); a heartbeat ("H": the session id, so
-that peers given different games notice, and the heads); a goodbye ("B", the counts, sent once by a peer that
-finished and leaves); and "A", sent by a player who leaves a game unfinished and means to resume it: the others
-then wait longer for it.
+that peers given different games notice, the heads, and whether its game stopped); a goodbye ("B", the counts,
+sent once by a peer that finished and leaves); and "A", sent by a player who leaves a game unfinished and means
+to resume it: the others then wait longer for it.
 
 Relay on demand (PROTOCOL §17.3): a peer sends its own messages to every peer, and nobody relays blindly. The
 heads are the acknowledgement: a message a peer's heads show it lacks, held here relay_grace_s, is sent to it
@@ -73,6 +73,9 @@ FORK_PUSH_BACKOFF_MAX_S = 8.0
 resend_after_s, doubling up to this, while it keeps showing a fork of that author."""
 MAX_BEAT_BYTES = 4096
 """A heartbeat or goodbye: the session id and one count per seat, as JSON."""
+FAREWELL_WAIT_S = 0.3
+"""After its goodbye, how long a peer waits for the others' (theirs cross its own when all finish together): a
+frame still queued for a seat that said goodbye need not hold the close up (mesh.Mesh.close)."""
 FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
 
 
@@ -172,6 +175,10 @@ class PeerNode:
         """(seat, author): when this peer's version was last pushed to a seat showing a fork, and the wait."""
         self.frames_out: dict[bytes, int] = {}
         """Frames queued for peers, by kind (a broadcast counts one per peer)."""
+        self._stopped: set[int] = set()
+        """Seats whose heartbeat says their game stopped: they take no more messages, so none is owed them."""
+        self._woken = asyncio.Event()
+        """Set when the game is over and something happened (a frame, a move, a leave): the run looks again."""
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -184,20 +191,44 @@ class PeerNode:
         try:
             while not self._over():
                 self._guarded(self._beat)
-                await self._pause(receiver)
+                if not self._over():  # a heartbeat's tick may have ended it (a timeout)
+                    await self._pause(receiver, self.timers.heartbeat_s)
             over_at = self.clock()
+            next_beat = over_at
             while self.clock() < over_at + self._linger_s() and not self._everyone_caught_up():
-                self._guarded(self._beat)
-                await self._pause(receiver)
+                if self.clock() >= next_beat:  # the first at once: the others learn that this peer holds the end
+                    self._guarded(self._beat)
+                    next_beat = self.clock() + self.timers.heartbeat_s
+                await self._pause(receiver, min(next_beat, over_at + self._linger_s()) - self.clock())
             if self.session.finished:
                 self._broadcast([BYE, json.dumps(self.session.have()).encode()])
+                farewell = self.clock() + FAREWELL_WAIT_S
+                while self.clock() < farewell and len(self.done_with()) < len(self.mesh.others):
+                    await self._pause(receiver, farewell - self.clock())
         finally:
             receiver.cancel()
 
-    async def _pause(self, receiver: "asyncio.Task[None]") -> None:
-        """Wait one heartbeat, or less if the receiver ended: it ends only by failing, and then so does the run
-        (a peer whose frames go unread must not go on looking alive to the others)."""
-        await asyncio.wait({receiver}, timeout=self.timers.heartbeat_s)
+    def done_with(self) -> set[int]:
+        """The seats that need nothing more from this peer: they said goodbye, or their game stopped, or this
+        peer's stop names them with proof. Frames still queued for them may be dropped at the close."""
+        cheat = self._cheat()
+        return {seat for seat in self.mesh.others if seat in self._gone or seat in self._stopped or seat == cheat}
+
+    def _cheat(self) -> int | None:
+        """The seat this peer's stop names with proof, if any (a seat named for its silence is not one)."""
+        fault = self.session.fault
+        return fault.seat if fault is not None and fault.kind != "timeout" and fault.evidence else None
+
+    async def _pause(self, receiver: "asyncio.Task[None]", timeout_s: float) -> None:
+        """Wait `timeout_s`, or less: once the game is over, until the next frame (each may be the last
+        acknowledgement the linger waits for). If the receiver ended, it failed, and so does the run (a peer
+        whose frames go unread must not go on looking alive to the others); so does a player that failed."""
+        self._woken.clear()
+        woken = asyncio.ensure_future(self._woken.wait())
+        try:
+            await asyncio.wait({receiver, woken}, timeout=max(0.0, timeout_s), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            woken.cancel()
         if self._player_failed is not None:
             raise PeerFailed(f"this seat's player failed: {self._player_failed!r}") from self._player_failed
         if receiver.done():
@@ -214,6 +245,7 @@ class PeerNode:
             self._after_input()
 
         self._guarded(move)
+        self._wake_if_over()
 
     def chat(self, text: str) -> None:
         def say() -> None:
@@ -234,6 +266,11 @@ class PeerNode:
         """Leave the game unfinished: tell the others this seat will be back, then stop running."""
         self._broadcast([AWAY, b""])
         self._leaving = True
+        self._wake_if_over()
+
+    def _wake_if_over(self) -> None:
+        if self._over():
+            self._woken.set()
 
     def _over(self) -> bool:
         return self.session.finished or self.session.fault is not None or self._leaving
@@ -255,10 +292,12 @@ class PeerNode:
         return seat not in self._gone and theirs is not None and any(t < m for t, m in zip(theirs, mine, strict=True))
 
     def _everyone_caught_up(self) -> bool:
-        """Every other peer holds all this one does, or has left holding all it needed."""
-        mine = self.session.have()
+        """Every other peer holds all this one does, or has left holding all it needed, or has stopped its game
+        (it takes nothing more), or is the seat this peer's stop names with proof: a cheater is owed nothing. (A
+        seat named for its silence is waited for: it may be a peer that crashed and comes back.)"""
+        mine, done = self.session.have(), self.done_with()
         return all(
-            seat in self._gone
+            seat in done
             or (seat in self._peer_have and all(t >= m for t, m in zip(self._peer_have[seat], mine, strict=True)))
             for seat in self.mesh.others
         )
@@ -274,6 +313,7 @@ class PeerNode:
                     self.on_frames(seat, frames)
                 except sqlite3.Error as error:
                     self._store_failed(error)
+                self._wake_if_over()
             else:
                 self.dropped += 1
             await asyncio.sleep(0)
@@ -366,6 +406,10 @@ class PeerNode:
         else:
             return
         self._resend_missing(seat)
+        if beat.get("stopped") is True:
+            self._stopped.add(seat)
+        else:
+            self._stopped.discard(seat)
 
     def _peer_heads(self, seat: int, theirs: Heads, *, skip: int | None = None) -> bool:
         """Record a peer's heads and push it this peer's version of any message it holds differently. True when
@@ -520,7 +564,10 @@ class PeerNode:
 
     def _beat(self) -> None:
         now = self.clock()
-        self._broadcast([HEARTBEAT, heads.encode(heads.heads_of(self.session), session=self.session.session_id.hex())])
+        extra: dict[str, object] = {"session": self.session.session_id.hex()}
+        if self.session.fault is not None:
+            extra["stopped"] = True  # it takes no more messages: nobody need linger for it to catch up
+        self._broadcast([HEARTBEAT, heads.encode(heads.heads_of(self.session), **extra)])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)
             if self._over() or seat in self._gone:

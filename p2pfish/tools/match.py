@@ -6,6 +6,7 @@ and that every transcript verifies on its own.
 """
 
 import contextlib
+import hashlib
 import json
 import math
 import os
@@ -23,7 +24,8 @@ from p2pfish.bots.engine import check_seat_engines
 from p2pfish.core.errors import UsageError, usage_errors
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
-from p2pfish.net.lobby import new_join_code
+from p2pfish.net.joincode import new_join_code
+from p2pfish.playstart import reserve_port
 from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit
 from p2pfish.tools.cheats import Cheat
@@ -306,14 +308,25 @@ class MatchTable:
         ]  # fmt: skip
 
     def start(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
-        self.start_host(timeout_s, extra)
-        self.start_joiners(extra)
+        """Start the host and every joiner at once: the joiners are given the lobby's address before it opens
+        (a port this process holds for it until then) and try it until it answers."""
+        with reserve_port() as reservation:
+            port = reservation.getsockname()[1]
+            self.address = f"{LOOPBACK}:{port}"
+            host = self._start_host_process(["--port", str(port), *extra])
+            self.start_joiners(extra)
+            host.event("lobby", timeout_s)
 
     def start_host(self, timeout_s: float = 20.0, extra: Sequence[str] = ()) -> None:
+        """Start the host alone, on a port of its choosing, and wait for its lobby to open (then start_joiners)."""
+        host = self._start_host_process(extra)
+        self.address = text_field(host.event("lobby", timeout_s), "address")
+
+    def _start_host_process(self, extra: Sequence[str]) -> "PeerProcess":
         host_argv = ["host", self.game, "--players", str(self.players), "--bind", LOOPBACK, "--code", self.code]
         host = PeerProcess(0, [*host_argv, *self.peer_flags(0), *extra], self.workdir / "seat0.log", self.env)
         self.peers.append(host)
-        self.address = text_field(host.event("lobby", timeout_s), "address")
+        return host
 
     def start_joiners(self, extra: Sequence[str] = ()) -> None:
         """Peer i joins as process i; its seat is the order in which the host admitted it."""
@@ -381,15 +394,14 @@ def run_match(
             results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
     finally:
         table.stop_all()
-    wall = time.monotonic() - started
-    result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
+    result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0)
     if cheat is not None and evil_name is not None:
         cheat = replace(cheat, seat=seat_of_process(results, evil_name, cheat.seat))
     result = replace(result, peers=peer_reports(results, None if cheat is None else cheat.seat))
-    if cheat is None:
-        return result
-    output = table.honest_output(evil_name) if evil_name is not None else ""
-    return replace(result, cheat=judge(cheat, players, results, output))
+    if cheat is not None:
+        output = table.honest_output(evil_name) if evil_name is not None else ""
+        result = replace(result, cheat=judge(cheat, players, results, output))
+    return replace(result, wall_s=round(time.monotonic() - started, 3))
 
 
 def seat_of_process(results: Sequence[dict[str, Json] | None], process: int, otherwise: int) -> int:
@@ -427,7 +439,7 @@ def summarize(
     finished = all(r is not None and r.get("finished") is True for r in results)
     outcomes = [json.dumps(r.get("outcome"), sort_keys=True) if r else None for r in results]
     agree = finished and len(set(outcomes)) == 1
-    verified = all(Path(t).exists() and audit(Path(t).read_bytes().splitlines()).verified for t in transcripts)
+    verified = all_verified(transcripts)
     messages = sum(n for r in results if r and isinstance(n := r.get("messages"), int))
     first = results[0]
     outcome = first.get("outcome") if first is not None and agree else None
@@ -440,6 +452,23 @@ def summarize(
         game, players, agree, verified, finished, outcome if isinstance(outcome, dict) else None,
         transcripts, messages, round(wall_s, 3), faults, peak, session,
     )  # fmt: skip
+
+
+def all_verified(transcripts: Sequence[str]) -> bool:
+    """Whether every transcript exists and verifies. Each peer writes the messages it accepted in the order it
+    accepted them, and that interleaving of authors carries no meaning (PROTOCOL §15): transcripts of one setup
+    holding the same messages are one transcript to the audit, which runs once for them."""
+    verdicts: dict[bytes, bool] = {}
+    for transcript in transcripts:
+        if not Path(transcript).exists():
+            return False
+        lines = Path(transcript).read_bytes().splitlines()
+        same = hashlib.sha256(b"\n".join([*lines[:1], *sorted(lines[1:])])).digest()
+        if same not in verdicts:
+            verdicts[same] = audit(lines).verified
+        if not verdicts[same]:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -485,9 +514,9 @@ def run_match_with_stranger(
         table.stop_all()
         if stranger is not None:
             stranger.stop()
-    wall = time.monotonic() - started
-    result = summarize(game, players, results, [str(p) for p in table.transcripts], wall)
-    return StrangerMatch(replace(result, peers=peer_reports(results, None)), summary)
+    result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0)
+    result = replace(result, peers=peer_reports(results, None), wall_s=round(time.monotonic() - started, 3))
+    return StrangerMatch(result, summary)
 
 
 def check_host_target(which: str) -> None:

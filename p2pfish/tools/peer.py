@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from p2pfish.cli import main as player_main
 from p2pfish.core.errors import P2pfishError
+from p2pfish.launcher import exit_now
 from p2pfish.tools.cheats import Cheat, Hostile
 
 
@@ -27,4 +28,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    exit_now(main())

@@ -35,7 +35,7 @@ from p2pfish.tools.match import MatchTable, PeerProcess
 GAMES = tuple(game.id for game in REGISTERED)
 KINDS = ("greedy", "random")
 
-POLL_S = 0.02
+KILL_POLL_S = 0.002
 
 
 @dataclass
@@ -167,17 +167,7 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
         started = victim.event("started", max(0.0, deadline - time.monotonic()))
         store = Path(text_field(started, "store"))
         run.victim_seat = int_field(started, "seat")
-        while stored_count(store) < run.kill_at:
-            if victim.process.poll() is not None:
-                raise RuntimeError(
-                    f"the victim's game ended at {stored_count(store)} messages, before the kill point {run.kill_at}"
-                )
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the victim's store never reached {run.kill_at} messages (log: {log})")
-            time.sleep(POLL_S)
-        if victim.process.poll() is not None:
-            raise RuntimeError("the victim had already exited when its kill point was reached")
-        os.kill(victim.process.pid, signal.SIGKILL)
+        strike_at_kill_point(victim, store, run.kill_at, deadline, log)
         victim.process.communicate()
         run.kept = stored_messages(store)
         run.killed_at = len(run.kept)
@@ -188,6 +178,31 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
         run.results = [peer.result(max(1.0, deadline - time.monotonic())) for peer in table.peers]
     finally:
         table.stop_all()
+
+
+def strike_at_kill_point(victim: PeerProcess, store: Path, kill_at: int, deadline: float, log: Path) -> None:
+    """Kill the victim (SIGKILL) once its store holds `kill_at` messages. A peer leaves within milliseconds of
+    its game's end, so the store is read every KILL_POLL_S through one open connection, and the victim is
+    stopped (SIGSTOP) while it is read: it cannot go on, nor exit, between the count and the kill."""
+    db = _read_only(store)
+    try:
+        while True:
+            if victim.process.poll() is not None:
+                raise RuntimeError(f"the victim's game ended before the kill point {kill_at} (log: {log})")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the victim's store never reached {kill_at} messages (log: {log})")
+            os.kill(victim.process.pid, signal.SIGSTOP)
+            try:
+                count = int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+            except sqlite3.Error:
+                count = 0
+            if count >= kill_at:
+                os.kill(victim.process.pid, signal.SIGKILL)
+                return
+            os.kill(victim.process.pid, signal.SIGCONT)
+            time.sleep(KILL_POLL_S)
+    finally:
+        db.close()
 
 
 def _transcript_lines(path: Path) -> list[bytes] | None:

@@ -35,6 +35,8 @@ FIGURES: dict[str, str] = {
     "engine_move_vs_encode_x": "p2pfish.tools.bench.engine_figures:engine_move_vs_encode_x",
     "keypress_ms": "p2pfish.tools.bench.ui_figures:keypress_ms",
     "help_s": "p2pfish.tools.bench.ui_figures:help_s",
+    "play_first_board_s": "p2pfish.tools.bench.start_figures:play_first_board_s",
+    "play_first_board_cpu_s": "p2pfish.tools.bench.start_figures:play_first_board_cpu_s",
 }
 """Figure name -> "module:function" of a zero-argument function returning the figure."""
 

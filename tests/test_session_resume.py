@@ -4,6 +4,7 @@ everyone else, reusing its stored secrets and messages (it never signs a second,
 """
 
 import random
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -213,6 +214,68 @@ def test_sqlite_crash_between_saving_a_secret_and_sending(tmp_path: Path, secret
     signed_before = [raw for raw in reopened.load_messages() if envelope_of(raw).seat == seat]
     crash_and_resume(net, seat, reopened)
     check_finished(net, seat, signed_before, lost)
+
+
+def cut_unsynced_tail(path: Path, seat: int) -> list[bytes]:
+    """What a power cut may take from a closed store: the other seats' messages stored after the seat's own
+    last message (they were committed without a sync; every batch with an own message was synced). Returns
+    the messages it took."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        rows = db.execute("SELECT n, raw FROM messages ORDER BY n").fetchall()
+        own = [n for n, raw in rows if envelope_of(bytes(raw)).seat == seat]
+        tail = [(n, bytes(raw)) for n, raw in rows if n > max(own, default=0)]
+        db.execute("DELETE FROM messages WHERE n > ?", (max(own, default=0),))
+    finally:
+        db.close()
+    return [raw for _, raw in tail]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_received_tail_lost_to_a_power_cut_is_fetched_again_from_the_others(tmp_path: Path, seed: int) -> None:
+    seat = 1
+    path = tmp_path / "peer.sqlite"
+    stores: list[Store] = [MemoryStore(), SqliteStore(path), MemoryStore()]
+    net = Net(3, 450 + seed, duplicate=0.05, stores=stores)
+    net.start()
+    net.run(
+        until=lambda n: (
+            len(n.sessions[seat].accepted) >= 30
+            and n.sessions[seat].accepted[-1] not in set(n.sessions[seat].own_messages())
+        )
+    )
+    store = stores[seat]
+    assert isinstance(store, SqliteStore)
+    store.close()
+    lost = cut_unsynced_tail(path, seat)
+    assert lost, "the peer had received nothing since its own last message"
+    reopened = SqliteStore(path)
+    assert not set(lost) & set(reopened.load_messages())
+    signed_before, session = crash_and_resume(net, seat, reopened)
+    assert session.own_messages() == signed_before
+    check_finished(net, seat, signed_before)
+    assert set(lost) <= set(net.sessions[seat].accepted)
+    reopened.close()
+    assert set(lost) <= set(SqliteStore(path).load_messages())
+
+
+def test_a_batch_of_received_messages_is_committed_without_a_sync_and_an_own_write_with_one(tmp_path: Path) -> None:
+    """The sync is fixed when a batch begins: an own write into a batch of received ones commits those first,
+    and its own batch is synced (a peer's own secret and message are on disk before they leave)."""
+    store = SqliteStore(tmp_path / "s.sqlite")
+    modes: list[int] = []
+    store.save_received(b"theirs")
+    modes.append(store._db.execute("PRAGMA synchronous").fetchone()[0])
+    store.save_secret("rand/0", {"contribution": "00"})
+    modes.append(store._db.execute("PRAGMA synchronous").fetchone()[0])
+    store.save_message(b"mine")
+    store.commit()
+    store.save_received(b"theirs again")
+    modes.append(store._db.execute("PRAGMA synchronous").fetchone()[0])
+    store.commit()
+    assert modes == [1, 2, 1]  # NORMAL, FULL, NORMAL
+    store.close()
+    assert SqliteStore(tmp_path / "s.sqlite").load_messages() == [b"theirs", b"mine", b"theirs again"]
 
 
 def test_sqlite_store_round_trips_setup_secrets_and_messages(tmp_path: Path) -> None:

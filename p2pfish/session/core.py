@@ -2,8 +2,9 @@
 incoming messages, signing and storing outgoing ones, and recording what the log applies.
 
 A seat's secrets go to its store before the message that commits to them is built; its own
-messages go to the store before they are sent; every message it accepts from another seat is
-stored and relayed to every peer before any message of its own that could depend on it.
+messages go to the store before they are sent (the store's batch is committed, synced, when the
+outbox is taken); every message it accepts from another seat is stored (without a sync of its own:
+the others hold it too) and relayed to every peer before any message of its own that could depend on it.
 """
 
 import hashlib
@@ -173,6 +174,9 @@ class SessionCore:
         self._author: int | None = None
 
     def take_outbox(self) -> list[bytes]:
+        """What to send now. The store's batch is committed first (synced if it holds this seat's own secret or
+        message), so nothing leaves the peer before what it depends on is on disk."""
+        self._store.commit()
         out, self._outbox = self._outbox, []
         return out
 
@@ -348,8 +352,8 @@ class SessionCore:
         )
         self._events.append(entry)
 
-    def _save_secret(self, name: str, record: dict[str, Json]) -> None:
-        self._store.save_secret(name, record)
+    def _save_secret(self, name: str, record: dict[str, Json], *, durable: bool = True) -> None:
+        self._store.save_secret(name, record, durable=durable)
         self._secrets[name] = record
 
     def _stop(self, fault: Fault, *, tell_others: bool = True) -> None:

@@ -149,6 +149,12 @@ class SessionCore:
         self._sent: set[tuple[int, str]] = set()
         self._rand_commits: dict[int, bytes] = {}
         self._rand_reveals: dict[int, bytes] = {}
+        self._rand_next: dict[int, bytes] = {}
+        """The commitments to the next draw carried by the reveals taken so far in this draw."""
+        self._carried: dict[int, bytes] = {}
+        """Every seat's commitment to its contribution to the next draw, from its reveal of the last one."""
+        self._carried_from: int | None = None
+        """The turn of the draw whose reveals carried `_carried` (None: no draw yet, the next one commits first)."""
         self._pending: dict[int, Envelope] = {}
         self._ends: dict[int, Envelope] = {}
         self.decks: dict[str, DeckRecord] = {}

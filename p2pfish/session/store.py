@@ -110,6 +110,8 @@ class SqliteStore:
 
     def _prepare(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # the tables need no sync of their own: the setup's has it
+        self._synced = False
         self._db.executescript(
             """
             CREATE TABLE IF NOT EXISTS setup (id INTEGER PRIMARY KEY CHECK (id = 0), setup TEXT, seat INTEGER);

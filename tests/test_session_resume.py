@@ -280,6 +280,33 @@ def test_a_batch_of_received_messages_is_committed_without_a_sync_and_an_own_wri
     assert SqliteStore(tmp_path / "s.sqlite").load_messages() == [b"theirs", b"mine", b"theirs again"]
 
 
+def committed_messages(path: Path) -> list[bytes]:
+    """What another process reading the store sees: committed rows only."""
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return [bytes(row[0]) for row in db.execute("SELECT raw FROM messages ORDER BY n")]
+    finally:
+        db.close()
+
+
+def test_every_way_an_own_message_leaves_the_peer_commits_it_first(tmp_path: Path) -> None:
+    """The outbox, the resend of the seat's own messages after a (re)connect, and a resend to a lagging peer."""
+    ids = identities(2)
+    setup = GameSetup.create("fishnstones", {}, tuple(i.public_bytes for i in ids), ("a", "b"))
+    ways: list[Callable[[Session], list[bytes]]] = [
+        lambda session: session.take_outbox(),
+        lambda session: session.own_messages(),
+        lambda session: session.chain_messages(0, 0, 64),
+    ]
+    for number, way in enumerate(ways):
+        path = tmp_path / f"{number}.sqlite"
+        session = Session(setup, 0, ids[0], SqliteStore(path))
+        session.start()
+        assert committed_messages(path) == []  # signed, not yet on its way
+        sent = way(session)
+        assert sent and set(sent) <= set(committed_messages(path))
+
+
 def test_sqlite_store_round_trips_setup_secrets_and_messages(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
     store = SqliteStore(path)

@@ -181,7 +181,8 @@ class SessionCore:
 
     def take_outbox(self) -> list[bytes]:
         """What to send now. The store's batch is committed first (synced if it holds this seat's own secret or
-        message), so nothing leaves the peer before what it depends on is on disk."""
+        message), so nothing leaves the peer before what it depends on is on disk; so do `chain_messages` and
+        `own_messages`, the other ways a message leaves."""
         self._store.commit()
         out, self._outbox = self._outbox, []
         return out
@@ -206,10 +207,12 @@ class SessionCore:
 
     def chain_messages(self, author: int, start: int, limit: int) -> list[bytes]:
         """Up to `limit` accepted messages of `author` from seq `start` on, to resend to a peer."""
+        self._store.commit()
         return [envelope.raw for envelope in self.chains[author].accepted[start : start + limit]]
 
     def own_messages(self) -> list[bytes]:
         """Every message this seat has signed, for resending after a reconnect."""
+        self._store.commit()
         return [] if self.seat is None else [e.raw for e in self.chains[self.seat].accepted]
 
     def transcript(self) -> list[bytes]:

@@ -308,6 +308,33 @@ def test_every_way_an_own_message_leaves_the_peer_commits_it_first(tmp_path: Pat
         assert sent and set(sent) <= set(committed_messages(path))
 
 
+class SyncCounting(MemoryStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.synced_at: list[int] = []
+
+    def sync(self) -> None:
+        self.synced_at.append(len(self.messages))
+
+
+def test_the_store_is_synced_once_when_the_game_finishes() -> None:
+    """The others may leave once this peer's heartbeats show it holds everything: what it received last is put on
+    disk then, since nobody would be left to send it again."""
+    stores = [SyncCounting(), SyncCounting()]
+    table = MemoryTable(make_setup_of(2), identities(2), random_players(2, random.Random(3)), stores=stores)
+    table.run()
+    for store, session in zip(stores, table.sessions, strict=True):
+        assert session.finished
+        assert store.synced_at == [len(session.accepted)]
+
+
+def make_setup_of(players: int) -> GameSetup:
+    ids = identities(players)
+    return GameSetup.create(
+        "fishnstones", {}, tuple(i.public_bytes for i in ids), tuple(f"p{s}" for s in range(players))
+    )
+
+
 def test_sqlite_store_round_trips_setup_secrets_and_messages(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite"
     store = SqliteStore(path)

@@ -145,6 +145,9 @@ class SessionCore:
         self.opened: dict[tuple[int, str], Scalar] = {}
         self.fault: Fault | None = None
         self.finished = False
+        self._synced_at_end = False
+        """Whether the store was synced once the game finished (the others may then leave: nothing is fetched
+        again after that)."""
         self.accepted: list[bytes] = []
         self._sent: set[tuple[int, str]] = set()
         self._rand_commits: dict[int, bytes] = {}
@@ -184,6 +187,9 @@ class SessionCore:
         message), so nothing leaves the peer before what it depends on is on disk; so do `chain_messages` and
         `own_messages`, the other ways a message leaves."""
         self._store.commit()
+        if self.finished and not self._synced_at_end:
+            self._synced_at_end = True
+            self._store.sync()
         out, self._outbox = self._outbox, []
         return out
 

@@ -30,6 +30,7 @@ class Store(Protocol):
     def save_received(self, raw: bytes) -> None: ...
     def load_messages(self) -> list[bytes]: ...
     def commit(self) -> None: ...
+    def sync(self) -> None: ...
 
 
 class MemoryStore:
@@ -60,6 +61,9 @@ class MemoryStore:
         return list(self.messages)
 
     def commit(self) -> None:
+        pass
+
+    def sync(self) -> None:
         pass
 
 
@@ -152,6 +156,12 @@ class SqliteStore:
         """End the batch: synced if it holds a durable write. Nothing to do without one open."""
         if self._db.in_transaction:
             self._db.execute("COMMIT")
+
+    def sync(self) -> None:
+        """Commit the batch and put everything committed on disk (at the game's end, when the others may leave
+        and nobody is left to send a lost message again)."""
+        self.commit()
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # it syncs the log before copying it
 
     def _write(self, sql: str, values: tuple[object, ...], *, durable: bool) -> None:
         """SQLite fixes a transaction's sync when it begins: a durable write into a batch begun without one

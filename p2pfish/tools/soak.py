@@ -162,15 +162,18 @@ def stored_count(store: Path) -> int:
         db.close()
 
 
-def cut_unsynced_tail(store: Path, seat: int) -> int:
+def cut_unsynced_tail(store: Path, seat: int, players: int) -> int:
     """Delete what a power cut could take from a dead peer's store: the other seats' messages stored after
     the seat's own last one (each batch with an own message was synced; later batches of received messages
-    only were not). Returns how many it deleted."""
+    only were not), unless the store holds every seat's `end` (a peer syncs its store when its game
+    finishes). Returns how many it deleted."""
     db = sqlite3.connect(store, isolation_level=None, timeout=5.0)
     try:
         rows = db.execute("SELECT n, raw FROM messages ORDER BY n").fetchall()
-        own = [n for n, raw in rows if json.loads(bytes(raw)).get("seat") == seat]
-        last_own = max(own, default=0)
+        envelopes = [(n, json.loads(bytes(raw))) for n, raw in rows]
+        if sum(envelope.get("body", {}).get("type") == "end" for _, envelope in envelopes) >= players:
+            return 0
+        last_own = max((n for n, envelope in envelopes if envelope.get("seat") == seat), default=0)
         db.execute("DELETE FROM messages WHERE n > ?", (last_own,))
     finally:
         db.close()
@@ -204,7 +207,7 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
         victim.process.communicate()
         run.kept = stored_messages(store)
         run.killed_at = len(run.kept)
-        run.cut = cut_unsynced_tail(store, run.victim_seat)
+        run.cut = cut_unsynced_tail(store, run.victim_seat, run.players)
         argv = ["resume", str(store), *table.peer_flags(run.victim), *extra, *resume_extra]
         table.peers[run.victim] = PeerProcess(
             run.victim, argv, run.workdir / f"seat{run.victim}-resumed.log", table.env

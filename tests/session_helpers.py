@@ -437,8 +437,8 @@ class _CrashAfterSecret:
 
 
 class CrashingMemoryStore(MemoryStore, _CrashAfterSecret):
-    def save_secret(self, name: str, record: Json) -> None:
-        super().save_secret(name, record)
+    def save_secret(self, name: str, record: Json, *, durable: bool = True) -> None:
+        super().save_secret(name, record, durable=durable)
         self._after_secret(name)
 
     def save_message(self, raw: bytes) -> None:
@@ -447,8 +447,8 @@ class CrashingMemoryStore(MemoryStore, _CrashAfterSecret):
 
 
 class CrashingSqliteStore(SqliteStore, _CrashAfterSecret):
-    def save_secret(self, name: str, record: Json) -> None:
-        super().save_secret(name, record)
+    def save_secret(self, name: str, record: Json, *, durable: bool = True) -> None:
+        super().save_secret(name, record, durable=durable)
         self._after_secret(name)
 
     def save_message(self, raw: bytes) -> None:

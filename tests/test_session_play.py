@@ -22,7 +22,7 @@ from session_helpers import (
 from p2pfish.core.actions import Chance, Commit, Reveal
 from p2pfish.core.wire import Json, Scalar, str_field
 from p2pfish.crypto.commitment import check_opening
-from p2pfish.crypto.randomness import contribution_purpose, draw, joint_seed
+from p2pfish.crypto.randomness import contribution_purpose, draw, joint_seed, next_draw_purpose
 from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.session.bodies import hex_field, turn_of
 from p2pfish.session.session import ChatReceived, Finished, Session
@@ -111,13 +111,15 @@ def test_observer_does_not_finish_on_a_partial_transcript() -> None:
 
 
 def chance_checks(table_seed: int, players: int) -> list[tuple[str, tuple[Scalar, ...]]]:
-    """Check every chance entry against the rand-commit/rand-reveal messages of its turn (CRYPTO.md §4):
-    each reveal opens its commitment with purpose "rand/<event>", and the draw is the one of
-    seed = H(rand-seed, session_id, that same purpose, c_0..c_m-1). Returns (request purpose, values)."""
+    """Check every chance entry against the rand-commit/rand-reveal messages (CRYPTO.md §4, PROTOCOL §10.2):
+    the first draw's reveals open the rand-commit commitments of purpose "rand/<event>"; each later draw's
+    open the commitments carried (`next`) by the same seat's reveal of the draw before, purpose
+    "rand/after/<turn of that draw>"; the draw is the one of seed = H(rand-seed, session_id, "rand/<event>",
+    c_0..c_m-1). Returns (request purpose, values)."""
     table = run_table(players, table_seed)
     session = table.sessions[0]
     commits: dict[int, dict[int, bytes]] = {}
-    reveals: dict[int, dict[int, tuple[bytes, bytes]]] = {}
+    reveals: dict[int, dict[int, tuple[bytes, bytes, bytes]]] = {}
     for raw in session.accepted:
         envelope = envelope_of(raw)
         body = envelope.body
@@ -127,46 +129,53 @@ def chance_checks(table_seed: int, players: int) -> list[tuple[str, tuple[Scalar
             reveals.setdefault(turn_of(body), {})[envelope.seat] = (
                 hex_field(body, "contribution"),
                 hex_field(body, "nonce"),
+                hex_field(body, "next"),
             )
     draws = []
     state = RULES.new_game(players, table.setup.option_map)
+    previous: int | None = None
     for entry in session.log:
         if entry.seat is None:
             request = RULES.chance(state)
             assert request is not None
             assert isinstance(entry.action, Chance)
             purpose = contribution_purpose(f"{entry.turn}:{request.purpose}")
+            assert (entry.turn in commits) == (previous is None), "only the first draw has a commit phase"
             contributions = []
             for seat in range(players):
-                contribution, nonce = reveals[entry.turn][seat]
-                digest = commits[entry.turn][seat]
-                assert check_opening(digest, session.session_id, seat, purpose, value=contribution, nonce=nonce)
+                contribution, nonce, _ = reveals[entry.turn][seat]
+                if previous is None:
+                    digest, committed_as = commits[entry.turn][seat], purpose
+                else:
+                    digest, committed_as = reveals[previous][seat][2], next_draw_purpose(previous)
+                assert check_opening(digest, session.session_id, seat, committed_as, value=contribution, nonce=nonce)
                 contributions.append(contribution)
             seed = joint_seed(session.session_id, purpose, contributions)
             assert tuple(draw(seed, request.pool, request.count)) == entry.action.values, (
                 f"turn {entry.turn}: the draw is not the one of the joint seed of purpose {purpose!r}"
             )
             draws.append((request.purpose, entry.action.values))
+            previous = entry.turn
         state = RULES.apply(state, entry.seat, entry.action)
     return draws
 
 
-# CRYPTO.md §4: the seed's purpose is the same string as the commitments' ("rand/<turn>:<purpose>").
+# CRYPTO.md §4: the seed's purpose is "rand/<turn>:<purpose>", the first draw's commitments' too.
 def test_chance_draws_are_the_joint_randomness_of_the_reveals() -> None:
     draws = chance_checks(50, 3)
     assert [purpose for purpose, _ in draws] == ["start", "fill/1", "fill/2", "fill/3", "fill/4"]
 
 
-def test_every_chance_turn_has_one_commit_and_reveal_per_seat() -> None:
+def test_only_the_first_chance_turn_has_a_commit_phase_and_every_turn_one_reveal_per_seat() -> None:
     table = run_table(4, 51)
     session = table.sessions[0]
     chance_turns = [entry.turn for entry in session.log if entry.seat is None]
     assert len(chance_turns) == 5
-    for kind in ("rand-commit", "rand-reveal"):
+    for kind, turns in (("rand-commit", chance_turns[:1]), ("rand-reveal", chance_turns)):
         seen = sorted(
             (body_of(raw)["turn"], envelope_of(raw).seat) for raw in session.accepted if body_of(raw)["type"] == kind
         )
-        assert seen == sorted((turn, seat) for turn in chance_turns for seat in range(4))
+        assert seen == sorted((turn, seat) for turn in turns for seat in range(4))
 
 
 def test_pond_fills_differ_between_games() -> None:

@@ -29,8 +29,14 @@ T = TypeVar("T")
 
 
 def contribution_purpose(event: str) -> str:
-    """The commitment purpose of a seat's contribution to the draw `event`."""
+    """The commitment purpose of a seat's contribution to the draw `event` (and the seed's purpose)."""
     return PURPOSE_PREFIX + event
+
+
+def next_draw_purpose(turn: int) -> str:
+    """The commitment purpose of a seat's contribution to the next draw after the draw at `turn`, committed
+    with its reveal for that draw, before anyone knows when (or whether) the next draw comes."""
+    return f"{PURPOSE_PREFIX}after/{turn}"
 
 
 def new_contribution() -> bytes:

@@ -31,7 +31,7 @@ MAX_CHAT_CHARS = 500
 FIELDS = {
     ACT: {"type", "turn", "action", "nonce", "card_keys"},
     RAND_COMMIT: {"type", "turn", "digest"},
-    RAND_REVEAL: {"type", "turn", "contribution", "nonce"},
+    RAND_REVEAL: {"type", "turn", "contribution", "nonce", "next"},
     DECK_LOCK: {"type", "turn", "pass"},
     DECK_REKEY: {"type", "turn", "pass"},
     CARD_KEYS: {"type", "turn", "keys"},
@@ -84,8 +84,15 @@ def rand_commit(turn: int, digest: bytes) -> dict[str, Json]:
     return {"type": RAND_COMMIT, "turn": turn, "digest": digest.hex()}
 
 
-def rand_reveal(turn: int, contribution: bytes, nonce: bytes) -> dict[str, Json]:
-    return {"type": RAND_REVEAL, "turn": turn, "contribution": contribution.hex(), "nonce": nonce.hex()}
+def rand_reveal(turn: int, contribution: bytes, nonce: bytes, next_digest: bytes) -> dict[str, Json]:
+    """A seat's reveal for the draw at `turn`, with its commitment to its contribution to the next draw."""
+    return {
+        "type": RAND_REVEAL,
+        "turn": turn,
+        "contribution": contribution.hex(),
+        "nonce": nonce.hex(),
+        "next": next_digest.hex(),
+    }
 
 
 @dataclass(frozen=True)

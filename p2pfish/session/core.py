@@ -2,8 +2,9 @@
 incoming messages, signing and storing outgoing ones, and recording what the log applies.
 
 A seat's secrets go to its store before the message that commits to them is built; its own
-messages go to the store before they are sent; every message it accepts from another seat is
-stored and relayed to every peer before any message of its own that could depend on it.
+messages go to the store before they are sent (the store's batch is committed, synced, when the
+outbox is taken); every message it accepts from another seat is stored (without a sync of its own:
+the others hold it too) and relayed to every peer before any message of its own that could depend on it.
 """
 
 import hashlib
@@ -146,10 +147,19 @@ class SessionCore:
         self.opened: dict[tuple[int, str], Scalar] = {}
         self.fault: Fault | None = None
         self.finished = False
+        self._synced_at_end = False
+        """Whether the store was synced once the game finished (the others may then leave: nothing is fetched
+        again after that)."""
         self.accepted: list[bytes] = []
         self._sent: set[tuple[int, str]] = set()
         self._rand_commits: dict[int, bytes] = {}
         self._rand_reveals: dict[int, bytes] = {}
+        self._rand_next: dict[int, bytes] = {}
+        """The commitments to the next draw carried by the reveals taken so far in this draw."""
+        self._carried: dict[int, bytes] = {}
+        """Every seat's commitment to its contribution to the next draw, from its reveal of the last one."""
+        self._carried_from: int | None = None
+        """The turn of the draw whose reveals carried `_carried` (None: no draw yet, the next one commits first)."""
         self._pending: dict[int, Envelope] = {}
         self._ends: dict[int, Envelope] = {}
         self.decks: dict[str, DeckRecord] = {}
@@ -175,6 +185,13 @@ class SessionCore:
         self._author: int | None = None
 
     def take_outbox(self) -> list[bytes]:
+        """What to send now. The store's batch is committed first (synced if it holds this seat's own secret or
+        message), so nothing leaves the peer before what it depends on is on disk; so do `chain_messages` and
+        `own_messages`, the other ways a message leaves."""
+        self._store.commit()
+        if self.finished and not self._synced_at_end:
+            self._synced_at_end = True
+            self._store.sync()
         out, self._outbox = self._outbox, []
         return out
 
@@ -202,10 +219,12 @@ class SessionCore:
 
     def chain_messages(self, author: int, start: int, limit: int) -> list[bytes]:
         """Up to `limit` accepted messages of `author` from seq `start` on, to resend to a peer."""
+        self._store.commit()
         return [envelope.raw for envelope in self.chains[author].accepted[start : start + limit]]
 
     def own_messages(self) -> list[bytes]:
         """Every message this seat has signed, for resending after a reconnect."""
+        self._store.commit()
         return [] if self.seat is None else [e.raw for e in self.chains[self.seat].accepted]
 
     def transcript(self) -> list[bytes]:
@@ -354,8 +373,8 @@ class SessionCore:
         )
         self._events.append(entry)
 
-    def _save_secret(self, name: str, record: dict[str, Json]) -> None:
-        self._store.save_secret(name, record)
+    def _save_secret(self, name: str, record: dict[str, Json], *, durable: bool = True) -> None:
+        self._store.save_secret(name, record, durable=durable)
         self._secrets[name] = record
 
     def _stop(self, fault: Fault, *, tell_others: bool = True) -> None:

@@ -122,7 +122,10 @@ class DeckTurns(SessionCore):
                 request.positions, self._my_card_keys(request.deck, request.positions), strict=True
             ):
                 deck.published[(self.seat, position)] = key
-                self._save_secret(f"card/{card_name(request.deck, position)}", {"label": self._open(deck, position)})
+                label: dict[str, Json] = {
+                    "label": self._open(deck, position)
+                }  # dealt again from the store's messages on resume
+                self._save_secret(f"card/{card_name(request.deck, position)}", label, durable=False)
                 del deck.published[(self.seat, position)]
         self._apply_chance(Dealt(request.deck, request.positions, request.to, None))
         return True

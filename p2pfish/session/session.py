@@ -2,8 +2,9 @@
 
 Every peer runs the same turn machine over the same per-author hash chains, so all reach the same
 log without any leader. A turn is what the rules wait for next:
-- a chance turn: every seat commits to a random contribution, then (once all commitments are in)
-  reveals it; the seed of the reveals picks the draw;
+- a chance turn: every seat reveals a random contribution once every seat's commitment to it is in
+  (committed in the game's first draw's commit phase, later with the seat's reveal of the draw before);
+  the seed of the reveals picks the draw;
 - a decision turn: one `act` message from each seat in `to_act` (several seats: a simultaneous
   phase), applied in seat order once all are in;
 - the end turn: every seat opens what is still closed and signs the log hash and the outcome.

@@ -19,7 +19,7 @@ from p2pfish.crypto.encoding import encode_text, encode_u32, tagged_hash
 TAG_SESSION = b"p2pfish/session/v1"
 PUBLIC_KEY_BYTES = 32
 CONTRIBUTION_BYTES = 32
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 SHOWN_NAME_CHARS = 40
 """How much of a name a screen or a log line shows."""
 

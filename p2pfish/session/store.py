@@ -18,13 +18,19 @@ COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 
 
 class Store(Protocol):
+    """Writes go into the current batch, which `commit` ends. A batch holding any durable write (the setup, a
+    secret saved durable, the seat's own message) is synced to disk by `commit`; one of received messages
+    only is committed without a sync. The session commits before it hands out anything to send."""
+
     def save_setup(self, setup: Json, seat: int | None) -> None: ...
     def load_setup(self) -> tuple[Json, int | None] | None: ...
-    def save_secret(self, name: str, record: Json) -> None: ...
+    def save_secret(self, name: str, record: Json, *, durable: bool = True) -> None: ...
     def load_secrets(self) -> dict[str, Json]: ...
     def save_message(self, raw: bytes) -> None: ...
     def save_received(self, raw: bytes) -> None: ...
     def load_messages(self) -> list[bytes]: ...
+    def commit(self) -> None: ...
+    def sync(self) -> None: ...
 
 
 class MemoryStore:
@@ -39,7 +45,7 @@ class MemoryStore:
     def load_setup(self) -> tuple[Json, int | None] | None:
         return self.setup
 
-    def save_secret(self, name: str, record: Json) -> None:
+    def save_secret(self, name: str, record: Json, *, durable: bool = True) -> None:
         self.secrets[name] = record
 
     def load_secrets(self) -> dict[str, Json]:
@@ -54,15 +60,25 @@ class MemoryStore:
     def load_messages(self) -> list[bytes]:
         return list(self.messages)
 
+    def commit(self) -> None:
+        pass
+
+    def sync(self) -> None:
+        pass
+
 
 class SqliteStore:
-    """One SQLite file per peer and game; every write is committed before the call returns.
+    """One SQLite file per peer and game, in write-ahead-log mode; writes are batched into one transaction
+    until `commit`.
 
-    A seat's own secrets and own messages are durable (synced to disk) before the call returns, so
-    before anything that depends on them leaves the peer. Another seat's message is written without its own
-    sync: a process that dies loses nothing (the write is in the operating system's hands), and what a
-    power cut might lose is fetched again from the other peers on resume; the next durable write syncs
-    it too.
+    A batch with a durable write (the setup, a seat's own secret, its own message) is committed with a sync
+    (synchronous=FULL), so it is on disk before anything that depends on it leaves the peer: the session
+    commits before it hands out its outbox, and a secret and the message that commits to it share one sync.
+    A batch of other seats' messages only is committed without a sync (synchronous=NORMAL): a process that
+    dies loses nothing committed (it is in the operating system's hands), a process that dies mid-batch
+    loses the batch, and what a power cut loses (a tail of such batches after the last sync) is fetched
+    again from the other peers on resume, which see its lower counts in its heartbeats (PROTOCOL §14); the
+    next synced batch syncs the earlier ones too.
     `new=True` (a game starting) refuses a file that exists already: a new game never opens an old store,
     only `resume` does. Neither follows a symbolic link: not the store's name, nor its folder, nor the
     names SQLite gives its companions (-wal, -shm, -journal), which must be this user's (prepare_companions)."""
@@ -82,6 +98,8 @@ class SqliteStore:
             if new:  # it was made just now, empty: leave no store behind that a new game could not use
                 path.unlink(missing_ok=True)
             raise
+        self._synced: bool | None = None
+        """Whether the open batch (or, between batches, the next one) commits with a sync; None: not yet set."""
         try:
             self._db = sqlite3.connect(str(path), isolation_level=None)
         except sqlite3.Error as error:
@@ -96,7 +114,8 @@ class SqliteStore:
 
     def _prepare(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # the tables need no sync of their own: the setup's has it
+        self._synced = False
         self._db.executescript(
             """
             CREATE TABLE IF NOT EXISTS setup (id INTEGER PRIMARY KEY CHECK (id = 0), setup TEXT, seat INTEGER);
@@ -106,33 +125,55 @@ class SqliteStore:
         )
 
     def close(self) -> None:
+        """Commit the open batch (a clean close loses nothing) and close the file."""
+        self.commit()
         self._db.close()
 
     def save_setup(self, setup: Json, seat: int | None) -> None:
-        self._db.execute("INSERT OR REPLACE INTO setup VALUES (0, ?, ?)", (json.dumps(setup), seat))
+        self._write("INSERT OR REPLACE INTO setup VALUES (0, ?, ?)", (json.dumps(setup), seat), durable=True)
 
     def load_setup(self) -> tuple[Json, int | None] | None:
         row = self._db.execute("SELECT setup, seat FROM setup").fetchone()
         return None if row is None else (json.loads(row[0]), row[1])
 
-    def save_secret(self, name: str, record: Json) -> None:
-        self._db.execute("INSERT OR REPLACE INTO secrets VALUES (?, ?)", (name, json.dumps(record)))
+    def save_secret(self, name: str, record: Json, *, durable: bool = True) -> None:
+        """`durable` False: a value the session derives again on resume (a card dealt to this seat)."""
+        self._write("INSERT OR REPLACE INTO secrets VALUES (?, ?)", (name, json.dumps(record)), durable=durable)
 
     def load_secrets(self) -> dict[str, Json]:
         return {name: json.loads(record) for name, record in self._db.execute("SELECT name, record FROM secrets")}
 
     def save_message(self, raw: bytes) -> None:
-        self._db.execute("INSERT INTO messages (raw) VALUES (?)", (raw,))
+        self._write("INSERT INTO messages (raw) VALUES (?)", (raw,), durable=True)
 
     def save_received(self, raw: bytes) -> None:
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        try:
-            self._db.execute("INSERT INTO messages (raw) VALUES (?)", (raw,))
-        finally:
-            self._db.execute("PRAGMA synchronous=FULL")
+        self._write("INSERT INTO messages (raw) VALUES (?)", (raw,), durable=False)
 
     def load_messages(self) -> list[bytes]:
         return [bytes(row[0]) for row in self._db.execute("SELECT raw FROM messages ORDER BY n")]
+
+    def commit(self) -> None:
+        """End the batch: synced if it holds a durable write. Nothing to do without one open."""
+        if self._db.in_transaction:
+            self._db.execute("COMMIT")
+
+    def sync(self) -> None:
+        """Commit the batch and put everything committed on disk (at the game's end, when the others may leave
+        and nobody is left to send a lost message again)."""
+        self.commit()
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # it syncs the log before copying it
+
+    def _write(self, sql: str, values: tuple[object, ...], *, durable: bool) -> None:
+        """SQLite fixes a transaction's sync when it begins: a durable write into a batch begun without one
+        commits that batch first (without a sync) and begins a synced one."""
+        if self._db.in_transaction and durable and not self._synced:
+            self._db.execute("COMMIT")
+        if not self._db.in_transaction:
+            if self._synced is not durable:
+                self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+                self._synced = durable
+            self._db.execute("BEGIN")
+        self._db.execute(sql, values)
 
 
 def prepare_companions(path: Path) -> None:

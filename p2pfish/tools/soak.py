@@ -2,11 +2,14 @@
 
 A crash match runs what players run (`p2pfish host` and `join` processes on 127.0.0.1, as
 `p2pfish match` does), waits until the victim's store holds a random number of messages, kills the
-victim (the host or a joiner) with SIGKILL, starts it again with `p2pfish resume STORE` and the
-same flags, and waits for every peer's result. It then checks that every peer finished, that all
+victim (the host or a joiner) with SIGKILL, takes from its store what a power cut at that moment could
+take at most (every other seat's message stored after the victim's own last one: those were committed
+without a sync, PROTOCOL §14), starts it again with `p2pfish resume STORE` and the same flags, and waits
+for every peer's result. It then checks that every peer finished, that all
 outcomes are equal, that every transcript verifies on its own, and that nothing was lost: the
 resumed peer ends with the same signed log as every other peer, holding every message it had
-stored before it was killed. `scripts/crash-soak` runs many of them; `python -m p2pfish.tools.soak` too.
+stored before it was killed, those the cut took included (fetched again from the others).
+`scripts/crash-soak` runs many of them; `python -m p2pfish.tools.soak` too.
 """
 
 import argparse
@@ -54,6 +57,8 @@ class CrashRun:
     """How many messages the victim's store held when it was dead."""
     kept: list[bytes] = field(default_factory=list)
     """The messages in the victim's store when it was dead."""
+    cut: int = 0
+    """How many of them the power cut took (received after its own last message)."""
     results: list[dict[str, Json] | None] = field(default_factory=list)
     transcripts: list[Path] = field(default_factory=list)
 
@@ -83,6 +88,8 @@ class CrashResult:
     victim_seat: int | None
     kill_at: int
     killed_at: int | None
+    cut: int
+    """Messages taken from the dead victim's store (the unsynced received tail), to be fetched again."""
     finished: bool
     agree: bool
     verified: bool
@@ -97,7 +104,7 @@ class CrashResult:
     def to_wire(self) -> dict[str, Json]:
         return {
             "game": self.game, "players": self.players, "seed": self.seed, "victim": self.victim,
-            "victim_seat": self.victim_seat, "kill_at": self.kill_at, "killed_at": self.killed_at,
+            "victim_seat": self.victim_seat, "kill_at": self.kill_at, "killed_at": self.killed_at, "cut": self.cut,
             "finished": self.finished, "agree": self.agree, "verified": self.verified, "intact": self.intact,
             "ok": self.ok, "outcome": self.outcome, "wall_s": self.wall_s, "reason": self.reason,
             "workdir": self.workdir,
@@ -108,7 +115,8 @@ class CrashResult:
         seat = "?" if self.victim_seat is None else str(self.victim_seat)
         head = (
             f"{self.game} {self.players}p seed {self.seed}: killed {role} (seat {seat}) "
-            f"at {self.killed_at if self.killed_at is not None else '-'} messages (target {self.kill_at}), "
+            f"at {self.killed_at if self.killed_at is not None else '-'} messages (target {self.kill_at}, "
+            f"{self.cut} cut), "
             f"{self.wall_s:.1f} s"
         )
         if self.ok and self.outcome is not None:
@@ -154,6 +162,24 @@ def stored_count(store: Path) -> int:
         db.close()
 
 
+def cut_unsynced_tail(store: Path, seat: int, players: int) -> int:
+    """Delete what a power cut could take from a dead peer's store: the other seats' messages stored after
+    the seat's own last one (each batch with an own message was synced; later batches of received messages
+    only were not), unless the store holds every seat's `end` (a peer syncs its store when its game
+    finishes). Returns how many it deleted."""
+    db = sqlite3.connect(store, isolation_level=None, timeout=5.0)
+    try:
+        rows = db.execute("SELECT n, raw FROM messages ORDER BY n").fetchall()
+        envelopes = [(n, json.loads(bytes(raw))) for n, raw in rows]
+        if sum(envelope.get("body", {}).get("type") == "end" for _, envelope in envelopes) >= players:
+            return 0
+        last_own = max((n for n, envelope in envelopes if envelope.get("seat") == seat), default=0)
+        db.execute("DELETE FROM messages WHERE n > ?", (last_own,))
+    finally:
+        db.close()
+    return sum(n > last_own for n, _ in rows)
+
+
 def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume_extra: Sequence[str] = ()) -> None:
     """Play one crash match, filling in `run`. Raises TimeoutError or RuntimeError when it cannot."""
     deadline = time.monotonic() + timeout_s
@@ -171,6 +197,7 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
         victim.process.communicate()
         run.kept = stored_messages(store)
         run.killed_at = len(run.kept)
+        run.cut = cut_unsynced_tail(store, run.victim_seat, run.players)
         argv = ["resume", str(store), *table.peer_flags(run.victim), *extra, *resume_extra]
         table.peers[run.victim] = PeerProcess(
             run.victim, argv, run.workdir / f"seat{run.victim}-resumed.log", table.env
@@ -305,7 +332,7 @@ def crash_match(
     if ok and workdir is None:
         shutil.rmtree(work, ignore_errors=True)
     return CrashResult(
-        game, players, seed, victim, run.victim_seat, kill_at, run.killed_at, verdict.finished, verdict.agree,
+        game, players, seed, victim, run.victim_seat, kill_at, run.killed_at, run.cut, verdict.finished, verdict.agree,
         verdict.verified, verdict.intact, ok, verdict.outcome, wall, "; ".join(verdict.reasons) or None,
         None if ok else str(work),
     )  # fmt: skip
@@ -336,7 +363,8 @@ def summary(results: Sequence[CrashResult], wall_s: float) -> str:
     lines = [
         f"matches {len(results)}, finished {sum(r.finished for r in results)}, "
         f"identical outcomes {sum(r.agree for r in results)}, verified {sum(r.verified for r in results)}, "
-        f"nothing lost {sum(r.intact for r in results)}, failures {len(failed)}; {wall_s:.0f} s in all"
+        f"nothing lost {sum(r.intact for r in results)} ({sum(r.cut for r in results)} messages cut from the "
+        f"victims' stores, all fetched again), failures {len(failed)}; {wall_s:.0f} s in all"
     ]
     lines += [f"  failed: {r.game} {r.players}p seed {r.seed}: {r.reason} (files: {r.workdir})" for r in failed]
     return "\n".join(lines)

@@ -4,4 +4,4 @@ terminal kit (screen.py, commands.py, words.py, kit.py). GAME is its entry in p2
 from p2pfish.games.game import game_in_folder
 from p2pfish.games.kunayala.rules import RULES
 
-GAME = game_in_folder(__name__, RULES, deals_cards=True, shortest_game={2: 420, 3: 620, 4: 760})
+GAME = game_in_folder(__name__, RULES, deals_cards=True, shortest_game={2: 250, 3: 370, 4: 460})

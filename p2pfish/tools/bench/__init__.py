@@ -20,6 +20,7 @@ FIGURES: dict[str, str] = {
     "apply_signed_ms": "p2pfish.tools.bench.session_figures:apply_signed_ms",
     "ed25519_verify_ms": "p2pfish.tools.bench.session_figures:ed25519_verify_ms",
     "match_fnst_4_s": "p2pfish.tools.bench.net_figures:match_fnst_4_s",
+    "match_kingfish_5_s": "p2pfish.tools.bench.net_figures:match_kingfish_5_s",
     "fanout_p50_ms_4": "p2pfish.tools.bench.net_figures:fanout_p50_ms_4",
     "fanout_p99_ms_4": "p2pfish.tools.bench.net_figures:fanout_p99_ms_4",
     "fanout_p50_ms_8": "p2pfish.tools.bench.net_figures:fanout_p50_ms_8",

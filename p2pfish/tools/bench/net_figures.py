@@ -244,6 +244,17 @@ def measure_raw_fanout(peers: int, actions: int) -> tuple[float, float]:
 def match_fnst_4_s() -> float:
     """Wall seconds of one whole 4-player Fish'n'Stones bot match through `run_match` (processes
     started, lobby, CURVE mesh, full protocol, transcripts verified): the median of 3."""
+    return _match_s("fishnstones", 4, MATCH_TIMEOUT_S)
+
+
+def match_kingfish_5_s() -> float:
+    """Wall seconds of one whole 5-player King Fish bot match through `run_match` (processes started,
+    lobby, CURVE mesh, every deck pass proven and checked by every peer, the end-of-game audit, transcripts
+    verified): the median of 3."""
+    return _match_s("kingfish", 5, MATCH_TIMEOUT_S * 4)
+
+
+def _match_s(game: str, players: int, timeout_s: float) -> float:
     times = []
     for seed in range(1, MATCH_REPEATS + 1):
         with tempfile.TemporaryDirectory(prefix="p2pfish-bench-match-") as scratch:
@@ -251,12 +262,12 @@ def match_fnst_4_s() -> float:
             saved, tempfile.tempdir = tempfile.tempdir, scratch
             try:
                 started = time.perf_counter()
-                result = run_match("fishnstones", 4, ["greedy", "random"], seed, timeout_s=MATCH_TIMEOUT_S)
+                result = run_match(game, players, ["greedy", "random"], seed, timeout_s=timeout_s)
                 times.append(time.perf_counter() - started)
             finally:
                 tempfile.tempdir = saved
         if not result.ok:
-            raise FanoutFailed(f"the match with seed {seed} did not finish cleanly: {result.to_wire()}")
+            raise FanoutFailed(f"the {game} match with seed {seed} did not finish cleanly: {result.to_wire()}")
     return round(statistics.median(times), 3)
 
 

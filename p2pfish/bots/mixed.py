@@ -1,0 +1,56 @@
+"""Mixed strategies for secret choices: a bot draws a secret (a cat column, a Pêche card, a bait) so that a spy
+who knows its algorithm and every value it computes cannot guess the secret much better than blind.
+
+`capped_softmax` is a softmax over the choices' values whose largest probability is then capped at
+1/k + SPY_MARGIN (k choices), the excess spread over the others in proportion: whatever the spy computes, it
+guesses right with probability at most that cap. Within that bound the better choices stay the likelier."""
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Final, TypeVar
+
+SPY_MARGIN: Final = 0.05
+"""How far above blind guessing (1/k) any one secret choice's probability may rise."""
+
+T = TypeVar("T")
+
+
+def capped_softmax(values: Sequence[float], temperature: float, margin: float = SPY_MARGIN) -> list[float]:
+    """Probabilities over `values`: a softmax at `temperature`, none above 1/k + margin."""
+    k = len(values)
+    if k == 0:
+        return []
+    top = max(values)
+    weights = [math.exp((v - top) / max(temperature, 1e-9)) for v in values]
+    total = sum(weights)
+    probabilities = [w / total for w in weights]
+    return cap_probabilities(probabilities, min(1.0, 1.0 / k + margin))
+
+
+def cap_probabilities(probabilities: Sequence[float], cap: float) -> list[float]:
+    """`probabilities` with every one above `cap` lowered to it and the excess spread over the rest in proportion
+    (water filling; the rest get an even share of it where they are all zero)."""
+    p = list(probabilities)
+    capped: set[int] = set()
+    for _ in range(len(p)):
+        over = [i for i, x in enumerate(p) if x > cap + 1e-12 and i not in capped]
+        if not over:
+            break
+        excess = sum(p[i] - cap for i in over)
+        for i in over:
+            p[i] = cap
+            capped.add(i)
+        free = [i for i in range(len(p)) if i not in capped]
+        if not free:
+            break
+        mass = sum(p[i] for i in free)
+        for i in free:
+            p[i] += excess * (p[i] / mass if mass > 0 else 1.0 / len(free))
+    return p
+
+
+def draw_secret(rng: random.Random, choices: Sequence[T], values: Sequence[float], temperature: float) -> T:
+    """One of `choices`, drawn from capped_softmax(values, temperature) with `rng`."""
+    weights = capped_softmax(values, temperature)
+    return rng.choices(list(choices), weights)[0]

@@ -26,12 +26,13 @@ from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Outcome, Shu
 from p2pfish.core.player import Player
 from p2pfish.core.wire import Scalar
 
-EXPLORATION: Final = 0.5
-"""UCB1's exploration constant, for rewards in about [0, 1]."""
 MARGIN_WEIGHT: Final = 0.1
 MARGIN_SCALE: Final = 4.0
 """A playout's reward is the seat's share of the win plus MARGIN_WEIGHT * tanh(margin / MARGIN_SCALE), the
 margin being its score less the best other score: a lost game lost narrowly is better than one lost badly."""
+GREEDY_TRUST: Final = 0.5
+"""The search overrules the greedy bot's choice only when its best action's mean beats the greedy choice's by
+more than GREEDY_TRUST / sqrt(playouts of the greedy choice): at a small budget it trusts the greedy bot."""
 SECRET_TEMPERATURE: Final = 0.05
 """The softmax temperature of a secret choice, in reward units (about one win in twenty)."""
 PLACEHOLDER_DIGEST: Final = bytes(32)
@@ -61,6 +62,21 @@ class Sampler:
 
     sample: Callable[[Any, random.Random], World]
     secret: Callable[[Any, Sequence[Action]], bool] = is_secret_choice
+    horizon: "Horizon | None" = None
+    """Where a playout may stop early: given the state searched from and the playout's state, the scores to
+    judge the playout by when it may stop there, else None (None: every playout goes to the game's end)."""
+
+
+Horizon = Callable[[Any, Any], tuple[int, ...] | None]
+
+
+def round_horizon(root: Any, now: Any) -> tuple[int, ...] | None:
+    """For games of independent rounds whose state keeps `history`, the points of each finished round: a playout
+    stops at the end of the round searched, judged by the totals so far."""
+    history: tuple[tuple[int, ...], ...] = now.history
+    if len(history) <= len(root.history):
+        return None
+    return tuple(sum(points[seat] for points in history) for seat in range(len(history[0])))
 
 
 @dataclass(frozen=True)
@@ -100,9 +116,22 @@ def play(rules: AnyRules, world: World, seat: int | None, action: Action) -> Non
     world.state = rules.apply(world.state, seat, action)
 
 
-def play_out(rules: AnyRules, world: World, players: Sequence[Player], rng: random.Random) -> Outcome:
-    """Play the world to its end, each seat by its player."""
+def play_out(
+    rules: AnyRules,
+    world: World,
+    players: Sequence[Player],
+    rng: random.Random,
+    *,
+    horizon: Horizon | None = None,
+    root: Any = None,
+) -> Outcome:
+    """Play the world to its end (or to the horizon, judged from `root`, the state searched), each seat by its
+    player."""
+    root = world.state if root is None else root
     while (outcome := rules.outcome(world.state)) is None:
+        if horizon is not None and (scores := horizon(root, world.state)) is not None:
+            best = max(scores)
+            return Outcome(scores, tuple(seat for seat, points in enumerate(scores) if points == best))
         request = rules.chance(world.state)
         if request is not None:
             play(rules, world, None, chance_action(request, world, rng))
@@ -143,42 +172,59 @@ class SearchBot:
         self._clock = clock
         self.last_iterations = 0
 
-    def values(self, view: Any, legal: Sequence[Action]) -> tuple[list[float], list[int]]:
-        """The mean playout reward of each legal action and how many playouts it got."""
-        rules, rng, seat = self._rules, self._rng, view.seat
+    def values(self, view: Any, legal: Sequence[Action], keep: int | None = None) -> tuple[list[float], list[int]]:
+        """The mean playout reward of each legal action and how many playouts it got.
+
+        The budget is spent in sweeps: a sweep samples one world and one playout seed and plays every action still
+        in the running from that same world with that same seed, so the actions are compared on common random
+        numbers (their difference is far less noisy than their values). The actions are halved, best means kept,
+        ceil(log2 n) times at even steps of the budget (sequential halving); action `keep` always stays."""
+        rng, seat, budget = self._rng, view.seat, self.budget
         n = len(legal)
-        totals = [0.0] * n
-        visits = [0] * n
-        deadline = None if self.budget.seconds is None else self._clock() + self.budget.seconds
-        done = 0
-        while done < self.budget.iterations and (deadline is None or done < n or self._clock() < deadline):
-            world = self._sampler.sample(view, rng)
-            index = done if done < n else self._select(totals, visits, done)
-            play(rules, world, seat, legal[index])
-            players = [self._policy(random.Random(rng.getrandbits(64))) for _ in world.known]
-            totals[index] += reward(play_out(rules, world, players, rng), seat)
-            visits[index] += 1
-            done += 1
+        totals, visits = [0.0] * n, [0] * n
+        running = list(range(n))
+        stages = max(1, math.ceil(math.log2(n)))
+        deadline = None if budget.seconds is None else self._clock() + budget.seconds
+        done, stage = 0, 1
+        while done < budget.iterations and (deadline is None or done == 0 or self._clock() < deadline):
+            sample = self._sampler.sample(view, rng)
+            seed = rng.getrandbits(64)
+            for index in running:
+                world = World(
+                    sample.state, [dict(k) for k in sample.known], {d: list(c) for d, c in sample.decks.items()}
+                )
+                totals[index] += self._playout(world, seat, legal[index], random.Random(seed))
+                visits[index] += 1
+            done += len(running)
+            if len(running) > 1 and stage < stages and done >= budget.iterations * stage / stages:
+                stage += 1
+                running.sort(key=lambda i: totals[i] / visits[i], reverse=True)
+                kept = running[: max(1, (len(running) + 1) // 2)]
+                if keep is not None and keep in running and keep not in kept:
+                    kept.append(keep)
+                running = kept
         self.last_iterations = done
         means = [t / v if v else -math.inf for t, v in zip(totals, visits, strict=True)]
         return means, visits
 
-    def _select(self, totals: Sequence[float], visits: Sequence[int], done: int) -> int:
-        log_n = math.log(done)
-        best, best_score = 0, -math.inf
-        for i, (total, n) in enumerate(zip(totals, visits, strict=True)):
-            score = total / n + EXPLORATION * math.sqrt(log_n / n)
-            if score > best_score:
-                best, best_score = i, score
-        return best
+    def _playout(self, world: World, seat: int, action: Action, rng: random.Random) -> float:
+        root = world.state
+        play(self._rules, world, seat, action)
+        players = [self._policy(random.Random(rng.getrandbits(64))) for _ in world.known]
+        outcome = play_out(self._rules, world, players, rng, horizon=self._sampler.horizon, root=root)
+        return reward(outcome, seat)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        means, visits = self.values(view, legal)
         if self._sampler.secret(view, legal):
+            means, visits = self.values(view, legal)
             seen = [m if v else min(x for x in means if x > -math.inf) for m, v in zip(means, visits, strict=True)]
             return draw_secret(self._rng, legal, seen, SECRET_TEMPERATURE)
+        greedy = legal.index(self._policy(random.Random(self._rng.getrandbits(64))).choose(view, list(legal)))
+        means, visits = self.values(view, legal, keep=greedy)
         most = max(visits)
         best = max((i for i in range(len(legal)) if visits[i] == most), key=lambda i: means[i])
+        if means[best] - means[greedy] < GREEDY_TRUST / math.sqrt(max(1, visits[greedy])):
+            return legal[greedy]
         return legal[best]

@@ -38,5 +38,3 @@ def test_a_sampled_world_shows_the_seat_its_own_view(game_id: str, players: int)
     bots = [make_bot("greedy", game_id, random.Random(seat)) for seat in range(players)]
     play_game(rules, players, {}, bots, rng, on_step=check)
     assert checked > 20
-
-

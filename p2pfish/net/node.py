@@ -13,6 +13,11 @@ nothing at all, not even heartbeats, and none of whose messages arrives by any o
 shown as silent; once the game waits for it past the timeout, the session stops the game naming it (see
 Session.drop).
 
+A player (a bot) decides in a worker thread while the event loop runs on, so a slow decision (a search bot
+thinking for a second) never holds back heartbeats, resends or the reading of frames; its move is made on the
+loop once it is ready, if the session still waits for it and it is still legal (else the seat decides again).
+Without a running event loop (a test stepping the node by hand) the player decides at once.
+
 Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
 heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses
 those far above, mesh.py) stops the game blaming the seat whose authenticated link carried it.
@@ -131,6 +136,9 @@ class PeerNode:
         """Seats whose heartbeat showed this game's session id: their messages are read."""
         self._early: dict[int, list[bytes]] = {}
         self._early_bytes: dict[int, int] = {}
+        self._thinking = False
+        """The player is deciding in a worker thread."""
+        self._player_failed: BaseException | None = None
 
     async def run(self) -> None:
         """Play until the game ends or stops, then linger until every peer holds what this one does."""
@@ -157,6 +165,8 @@ class PeerNode:
         """Wait one heartbeat, or less if the receiver ended: it ends only by failing, and then so does the run
         (a peer whose frames go unread must not go on looking alive to the others)."""
         await asyncio.wait({receiver}, timeout=self.timers.heartbeat_s)
+        if self._player_failed is not None:
+            raise PeerFailed(f"this seat's player failed: {self._player_failed!r}") from self._player_failed
         if receiver.done():
             error = receiver.exception()
             if isinstance(error, P2pfishError):
@@ -372,8 +382,42 @@ class PeerNode:
         self._after_input()
 
     def _after_input(self) -> None:
-        """Send what the session produced, report its events, and make the player's moves while they are due."""
-        runner.settle(self.session, self.player, self._send_own, self._tell)
+        """Send what the session produced, report its events, and make the player's moves while they are due (in a
+        worker thread when an event loop runs)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            runner.settle(self.session, self.player, self._send_own, self._tell)
+            return
+        runner.flush(self.session, self._send_own, self._tell)
+        self._think(loop)
+
+    def _think(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start the player deciding in a worker thread, if a decision is due and it is not deciding already."""
+        player = self.player
+        if player is None or self._thinking or self._over():
+            return
+        decision = self.session.decision()
+        if decision is None:
+            return
+        self._thinking = True
+        thought = loop.run_in_executor(None, player.choose, *decision)
+        thought.add_done_callback(self._thought)
+
+    def _thought(self, thought: "asyncio.Future[Action]") -> None:
+        """The player decided (on the loop's thread): make its move if the session still waits for that move."""
+        self._thinking = False
+        if thought.cancelled():
+            return
+        error = thought.exception()
+        if error is not None:
+            self._player_failed = error
+            return
+        action = thought.result()
+        decision = self.session.decision()
+        if decision is not None and action in decision.legal and not self._over():
+            self._guarded(lambda: self.session.act(action))
+        self._guarded(self._after_input)
 
     def _send_own(self, raw: bytes) -> None:
         """A message the session produced (its own or a relay): to every peer."""

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
+from p2pfish.bots import LEVELS
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable
 from p2pfish.games import DEFAULT_GAME
@@ -197,6 +198,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         return run(resume_game(args.store, options, lambda resumed: _front(args, resumed), context=context))
 
 
+LEVEL_HELP = "the bots' strength: easy (random), normal (greedy), hard (search); default a mix of random and greedy"
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (to watch bots play without one: p2pfish watch)")
@@ -205,7 +209,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     from p2pfish.uiplay import play_local
 
     name = getpass.getuser()[:20] or "you"
-    return run(play_local(args.game, args.bots, args.seed or 0, ascii_only=args.ascii or _plain_terminal(), name=name))
+    return run(
+        play_local(
+            args.game,
+            args.bots,
+            args.seed or 0,
+            ascii_only=args.ascii or _plain_terminal(),
+            name=name,
+            level=args.level,
+        )
+    )
 
 
 def _check_table(game: str, bots: int) -> None:
@@ -229,7 +242,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from p2pfish.watch import watch_game
 
     _check_table(args.game, args.bots)
-    return watch_game(args.game, args.bots, args.seed)
+    return watch_game(args.game, args.bots, args.seed, level=args.level)
 
 
 def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argparse.ArgumentParser:
@@ -249,12 +262,14 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     play = command("play", cmd_play, "play against bot peers on this machine, in the terminal UI")
     play.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
     play.add_argument("--bots", type=int, default=3, help="number of bot opponents (default 3)")
+    play.add_argument("--level", choices=sorted(LEVELS), help=LEVEL_HELP)
     play.add_argument("--seed", type=int, default=None, help="seed for the bots' own choices")
     play.add_argument("--ascii", action="store_true", help="plain ASCII and no colours")
 
     watch = command("watch", cmd_watch, "watch bots play a game in this process, narrated in words")
     watch.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
     watch.add_argument("--bots", type=int, default=3, help="number of bots besides the first (default 3)")
+    watch.add_argument("--level", choices=sorted(LEVELS), help=LEVEL_HELP)
     watch.add_argument("--seed", type=int, default=None, help="seed for the bots")
 
     sp = command("selfplay", cmd_selfplay, "play many bot games in-process, rules only, and print the results")
@@ -262,13 +277,15 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     sp.add_argument("--players", type=int, default=4)
     sp.add_argument("--games", type=int, default=100)
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
+    sp.add_argument(
+        "--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy, search)"
+    )
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
 
     def peer_flags(sub: argparse.ArgumentParser, *, bot_default: str | None = None) -> None:
         sub.add_argument("--name", default=getpass.getuser()[:20] or "player", help="your name at the table")
-        sub.add_argument("--bot", default=bot_default, help="play headless with this bot (random, greedy)")
+        sub.add_argument("--bot", default=bot_default, help="play headless with this bot (random, greedy, search)")
         sub.add_argument("--seed", type=int, default=None, help="seed for the bot's own choices")
         sub.add_argument("--identity-dir", help="keep the player key here instead of $XDG_CONFIG_HOME/p2pfish")
         sub.add_argument("--transcript", help="write the game's signed log to this file at the end")

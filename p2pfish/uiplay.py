@@ -13,6 +13,7 @@ from typing import Any
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from p2pfish.bots import LEVELS
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import UsageError
 from p2pfish.core.player import Decision, Player
@@ -224,15 +225,16 @@ class PlayFrontend(UiFrontend):
 
 async def play_local(
     game: str, bots: int, seed: int, *, ascii_only: bool, name: str, input: Input | None = None,
-    output: Output | None = None,
+    output: Output | None = None, level: str | None = None,
 ) -> int:  # fmt: skip
-    """You against `bots` bot peers on this machine, over loopback, through the whole protocol."""
+    """You against `bots` bot peers on this machine, over loopback, through the whole protocol; `level` (a key of
+    bots.LEVELS) picks their kind, else they are greedy and random by turns."""
     rules = get_rules(game)
     kit_for(game)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
         raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
-    kinds = ["greedy" if index % 2 else "random" for index in range(1, players)]
+    kinds = [LEVELS[level] if level else "greedy" if index % 2 else "random" for index in range(1, players)]
     options = PeerOptions(name, "", seed, None, None, None, False, NodeTimers())
     front = PlayFrontend(options, bots=kinds, seed=seed, ascii_only=ascii_only, input=input, output=output)
     front.start_now = None

@@ -10,6 +10,7 @@ import random
 import tempfile
 from pathlib import Path
 
+from p2pfish.bots import LEVELS
 from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules, kit_for, make_bot
@@ -21,14 +22,14 @@ from p2pfish.session.setup import GameSetup
 from p2pfish.ui.kit import GameUi
 
 
-def watch_game(game_id: str, bots: int, seed: int | None) -> int:
+def watch_game(game_id: str, bots: int, seed: int | None, *, level: str | None = None) -> int:
     rules = get_rules(game_id)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
         raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
     seed = random.SystemRandom().randrange(2**32) if seed is None else seed
     rng = random.Random(seed)
-    kinds = ["greedy"] + ["greedy" if seat % 2 else "random" for seat in range(1, players)]
+    kinds = ["greedy"] + [LEVELS[level] if level else "greedy" if seat % 2 else "random" for seat in range(1, players)]
     names = tuple(f"{kind} bot {seat}" for seat, kind in enumerate(kinds))
     bots_by_seat = [make_bot(kind, rules.id, random.Random(rng.getrandbits(64))) for kind in kinds]
     signers = [Identity.generate() for _ in range(players)]

@@ -30,6 +30,7 @@ MARGIN_WEIGHT: Final = 0.1
 MARGIN_SCALE: Final = 4.0
 """A playout's reward is the seat's share of the win plus MARGIN_WEIGHT * tanh(margin / MARGIN_SCALE), the
 margin being its score less the best other score: a lost game lost narrowly is better than one lost badly."""
+CANDIDATES: Final = 8
 GREEDY_TRUST: Final = 0.5
 """The search overrules the greedy bot's choice only when its best action's mean beats the greedy choice's by
 more than GREEDY_TRUST / sqrt(playouts of the greedy choice): at a small budget it trusts the greedy bot."""
@@ -63,17 +64,20 @@ class Sampler:
     sample: Callable[[Any, random.Random], World]
     secret: Callable[[Any, Sequence[Action]], bool] = is_secret_choice
     horizon: "Horizon | None" = None
-    """Where a playout may stop early: given the state searched from and the playout's state, the scores to
+    """Where a playout may stop early: given the state searched from and the playout's world, the scores to
     judge the playout by when it may stop there, else None (None: every playout goes to the game's end)."""
+    prior: Callable[[Any, Sequence[Action]], list[float]] | None = None
+    """A quick value of each legal action (the greedy bot's): with more than CANDIDATES actions, only the
+    CANDIDATES best by it are searched (None: all are)."""
 
 
-Horizon = Callable[[Any, Any], tuple[int, ...] | None]
+Horizon = Callable[[Any, World], tuple[int, ...] | None]
 
 
-def round_horizon(root: Any, now: Any) -> tuple[int, ...] | None:
+def round_horizon(root: Any, world: World) -> tuple[int, ...] | None:
     """For games of independent rounds whose state keeps `history`, the points of each finished round: a playout
     stops at the end of the round searched, judged by the totals so far."""
-    history: tuple[tuple[int, ...], ...] = now.history
+    history: tuple[tuple[int, ...], ...] = world.state.history
     if len(history) <= len(root.history):
         return None
     return tuple(sum(points[seat] for points in history) for seat in range(len(history[0])))
@@ -129,7 +133,7 @@ def play_out(
     player."""
     root = world.state if root is None else root
     while (outcome := rules.outcome(world.state)) is None:
-        if horizon is not None and (scores := horizon(root, world.state)) is not None:
+        if horizon is not None and (scores := horizon(root, world)) is not None:
             best = max(scores)
             return Outcome(scores, tuple(seat for seat, points in enumerate(scores) if points == best))
         request = rules.chance(world.state)
@@ -182,7 +186,8 @@ class SearchBot:
         rng, seat, budget = self._rng, view.seat, self.budget
         n = len(legal)
         totals, visits = [0.0] * n, [0] * n
-        running = list(range(n))
+        running = self._candidates(view, legal, keep)
+        n = len(running)
         stages = max(1, math.ceil(math.log2(n)))
         deadline = None if budget.seconds is None else self._clock() + budget.seconds
         done, stage = 0, 1
@@ -190,15 +195,17 @@ class SearchBot:
             sample = self._sampler.sample(view, rng)
             seed = rng.getrandbits(64)
             for index in running:
+                if deadline is not None and done > 0 and self._clock() >= deadline:
+                    break
                 world = World(
                     sample.state, [dict(k) for k in sample.known], {d: list(c) for d, c in sample.decks.items()}
                 )
                 totals[index] += self._playout(world, seat, legal[index], random.Random(seed))
                 visits[index] += 1
-            done += len(running)
+                done += 1
             if len(running) > 1 and stage < stages and done >= budget.iterations * stage / stages:
                 stage += 1
-                running.sort(key=lambda i: totals[i] / visits[i], reverse=True)
+                running.sort(key=lambda i: totals[i] / max(1, visits[i]), reverse=True)
                 kept = running[: max(1, (len(running) + 1) // 2)]
                 if keep is not None and keep in running and keep not in kept:
                     kept.append(keep)
@@ -206,6 +213,13 @@ class SearchBot:
         self.last_iterations = done
         means = [t / v if v else -math.inf for t, v in zip(totals, visits, strict=True)]
         return means, visits
+
+    def _candidates(self, view: Any, legal: Sequence[Action], keep: int | None) -> list[int]:
+        if self._sampler.prior is None or len(legal) <= CANDIDATES:
+            return list(range(len(legal)))
+        prior = self._sampler.prior(view, legal)
+        best = sorted(range(len(legal)), key=lambda i: prior[i], reverse=True)[:CANDIDATES]
+        return best if keep is None or keep in best else [*best, keep]
 
     def _playout(self, world: World, seat: int, action: Action, rng: random.Random) -> float:
         root = world.state
@@ -225,6 +239,6 @@ class SearchBot:
         means, visits = self.values(view, legal, keep=greedy)
         most = max(visits)
         best = max((i for i in range(len(legal)) if visits[i] == most), key=lambda i: means[i])
-        if means[best] - means[greedy] < GREEDY_TRUST / math.sqrt(max(1, visits[greedy])):
+        if visits[greedy] == 0 or means[best] - means[greedy] < GREEDY_TRUST / math.sqrt(max(1, visits[greedy])):
             return legal[greedy]
         return legal[best]

@@ -10,11 +10,13 @@ keeps its own colour: COLOUR_EVIDENCE per fish, in log-odds).
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, Final
 
 from p2pfish.bots.search import Sampler, World
-from p2pfish.core.actions import card_name
+from p2pfish.core.actions import Action, card_name
 from p2pfish.core.wire import Scalar
+from p2pfish.games.kunayala.greedy import GreedyKunaYala
 from p2pfish.games.kunayala.rules import (
     BONES,
     COLOUR_DECK,
@@ -31,9 +33,11 @@ from p2pfish.games.kunayala.rules import (
     View,
     card,
     deck_labels,
+    scores,
 )
 
 COLOUR_EVIDENCE: Final = 0.4
+HORIZON_ROUNDS: Final = 1
 
 
 def sample(view: Any, rng: random.Random) -> World:
@@ -111,5 +115,18 @@ def _colours(view: View, rng: random.Random) -> list[str]:
     return [str(c) for c in chosen]
 
 
-SAMPLER = Sampler(sample)
+def _horizon(root: Any, world: World) -> tuple[int, ...] | None:
+    """A playout stops after HORIZON_ROUNDS more turns of every seat, judged by the scores then."""
+    state = world.state
+    if state.turns < root.turns + HORIZON_ROUNDS * state.players:
+        return None
+    colours = [str(world.known[s][card_name(COLOUR_DECK, s)]) for s in range(state.players)]
+    return tuple(score.total for score in scores(state.schools, colours))
+
+
+def _prior(view: Any, legal: Sequence[Action]) -> list[float]:
+    return GreedyKunaYala(random.Random(0)).values(view, legal)
+
+
+SAMPLER = Sampler(sample, horizon=_horizon, prior=_prior)
 """This game's determinizer, for its registry entry."""

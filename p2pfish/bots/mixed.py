@@ -2,7 +2,7 @@
 who knows its algorithm and every value it computes cannot guess the secret much better than blind.
 
 `capped_softmax` is a softmax over the choices' values whose largest probability is then capped at
-1/k + SPY_MARGIN (k choices), the excess spread over the others in proportion: whatever the spy computes, it
+1/k + SPY_MARGIN (k choices) by mixing in just enough of the uniform distribution: whatever the spy computes, it
 guesses right with probability at most that cap. Within that bound the better choices stay the likelier."""
 
 import math
@@ -29,25 +29,15 @@ def capped_softmax(values: Sequence[float], temperature: float, margin: float = 
 
 
 def cap_probabilities(probabilities: Sequence[float], cap: float) -> list[float]:
-    """`probabilities` with every one above `cap` lowered to it and the excess spread over the rest in proportion
-    (water filling; the rest get an even share of it where they are all zero)."""
-    p = list(probabilities)
-    capped: set[int] = set()
-    for _ in range(len(p)):
-        over = [i for i, x in enumerate(p) if x > cap + 1e-12 and i not in capped]
-        if not over:
-            break
-        excess = sum(p[i] - cap for i in over)
-        for i in over:
-            p[i] = cap
-            capped.add(i)
-        free = [i for i in range(len(p)) if i not in capped]
-        if not free:
-            break
-        mass = sum(p[i] for i in free)
-        for i in free:
-            p[i] += excess * (p[i] / mass if mass > 0 else 1.0 / len(free))
-    return p
+    """`probabilities` mixed with the uniform distribution just enough that none exceeds `cap` (at least 1/k): the
+    order of the choices is kept, and the likeliest gets exactly `cap` when it had more."""
+    k = len(probabilities)
+    top = max(probabilities, default=0.0)
+    if k == 0 or top <= cap:
+        return list(probabilities)
+    even = 1.0 / k
+    weight = (top - cap) / (top - even)
+    return [(1.0 - weight) * p + weight * even for p in probabilities]
 
 
 def draw_secret(rng: random.Random, choices: Sequence[T], values: Sequence[float], temperature: float) -> T:

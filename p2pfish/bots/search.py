@@ -66,6 +66,8 @@ class Sampler:
     horizon: "Horizon | None" = None
     """Where a playout may stop early: given the state searched from and the playout's world, the scores to
     judge the playout by when it may stop there, else None (None: every playout goes to the game's end)."""
+    hidden: Callable[[Any, Action], object] = lambda view, action: action
+    """What of a secret choice stays hidden (the action itself; a King Fish bait: its suit): what a spy guesses."""
     prior: Callable[[Any, Sequence[Action]], list[float]] | None = None
     """A quick value of each legal action (the greedy bot's): with more than CANDIDATES actions, only the
     CANDIDATES best by it are searched (None: all are)."""

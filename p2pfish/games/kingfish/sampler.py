@@ -15,7 +15,7 @@ from typing import Any
 from p2pfish.bots.search import Sampler, World, round_horizon
 from p2pfish.core.actions import card_name
 from p2pfish.core.wire import Scalar
-from p2pfish.games.kingfish.rules import DECK_LABELS, Options, State, View, round_deck
+from p2pfish.games.kingfish.rules import DECK_LABELS, Options, PlayBait, State, View, round_deck, suit
 
 
 def sample(view: Any, rng: random.Random) -> World:
@@ -106,5 +106,11 @@ def _secret(view: Any, legal: Any) -> bool:
     return view.phase == "bait"
 
 
-SAMPLER = Sampler(sample, secret=_secret, horizon=round_horizon)
+def _hidden(view: Any, action: Any) -> object:
+    """What a face-down bait hides that matters: its suit (the bait a reeler must match)."""
+    assert isinstance(view, View) and isinstance(action, PlayBait)
+    return suit(dict(view.hand)[action.position])
+
+
+SAMPLER = Sampler(sample, secret=_secret, hidden=_hidden, horizon=round_horizon)
 """This game's determinizer, for its registry entry."""

@@ -250,7 +250,8 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     parser = _Parser(
         prog="p2pfish",
         description="Peer-to-peer fishing card games on your LAN, no trusted host.",
-        epilog="Test tools: p2pfish match (a networked game of bot processes, audited) and p2pfish bench.",
+        epilog="Test tools: p2pfish match (a networked game of bot processes, audited), p2pfish ladder (bots "
+        "against bots: win rates) and p2pfish bench.",
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 

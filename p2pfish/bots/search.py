@@ -93,8 +93,8 @@ class Budget:
     seconds: float | None = None
 
 
-DEFAULT_BUDGET: Final = Budget(iterations=400, seconds=0.8)
-"""The search bot's budget when none is given (the `hard` level): at most 400 playouts and 0.8 s a move."""
+DEFAULT_BUDGET: Final = Budget(iterations=400, seconds=0.7)
+"""The search bot's budget when none is given (the `hard` level): at most 400 playouts and 0.7 s a move."""
 
 
 def chance_action(request: ChanceEvent, world: World, rng: random.Random) -> Action:

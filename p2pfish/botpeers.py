@@ -45,13 +45,13 @@ class BotPeers:
         """The lobby the bots join: its HOST:PORT and join code."""
         self._lobby = (address, code)
 
-    def add(self) -> str:
-        """Start one more bot (greedy and random by turns) joining the lobby; its name."""
+    def add(self, kind: str | None = None) -> str:
+        """Start one more bot of `kind` (else greedy and random by turns) joining the lobby; its name."""
         if self._lobby is None:
             raise RuntimeError("bots join a lobby: open() comes first")
         address, code = self._lobby
         index = len(self.processes) + 1
-        kind = "greedy" if index % 2 else "random"
+        kind = kind or ("greedy" if index % 2 else "random")
         name = f"{kind} bot {index}"
         argv = [
             sys.executable, "-m", "p2pfish", "join", address, "--code", code, "--bot", kind,

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from p2pfish import __version__
+from p2pfish.bots import LEVELS
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.games import DEFAULT_GAME
@@ -245,6 +246,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         return run(resume_game(store, options, lambda resumed: _front(args, resumed), context=context))
 
 
+LEVEL_HELP = "the bots' strength: easy (random), normal (greedy), hard (search); default a mix of random and greedy"
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("play needs a terminal (to watch bots play without one: p2pfish watch)")
@@ -259,7 +263,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots.open(f"{LOOPBACK}:{port}", code)
     try:
         for _ in range(args.bots):  # at once: they load while this process does
-            bots.add()
+            bots.add(LEVELS[args.level] if args.level else None)
         from p2pfish.netplay import run
         from p2pfish.uiplay import play_local
 
@@ -295,7 +299,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     _check_table(args.game, args.bots)
     if not 0 <= args.pace <= MAX_PACE_S:
         raise UsageError(f"--pace must be 0 to {MAX_PACE_S:.0f} seconds, not {args.pace}")
-    return watch_game(args.game, args.bots, args.seed, args.pace)
+    return watch_game(args.game, args.bots, args.seed, args.pace, level=args.level)
 
 
 def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argparse.ArgumentParser:
@@ -303,7 +307,8 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     parser = _Parser(
         prog="p2pfish",
         description="Peer-to-peer fishing card games on your LAN, no trusted host.",
-        epilog="Test tools: p2pfish match (a networked game of bot processes, audited) and p2pfish bench.",
+        epilog="Test tools: p2pfish match (a networked game of bot processes, audited), p2pfish ladder (bots "
+        "against bots: win rates) and p2pfish bench.",
     )
     parser.add_argument("--version", action="version", version=f"p2pfish {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -316,12 +321,14 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     play = command("play", cmd_play, "play against bot peers on this machine, in the terminal UI")
     play.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
     play.add_argument("--bots", type=int, default=3, help="number of bot opponents (default 3)")
+    play.add_argument("--level", choices=sorted(LEVELS), help=LEVEL_HELP)
     play.add_argument("--seed", type=int, default=None, help="seed for the bots' own choices")
     play.add_argument("--ascii", action="store_true", help="plain ASCII and no colours")
 
     watch = command("watch", cmd_watch, "watch bots play a game in this process, narrated in words")
     watch.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
     watch.add_argument("--bots", type=int, default=3, help="number of bots besides the first (default 3)")
+    watch.add_argument("--level", choices=sorted(LEVELS), help=LEVEL_HELP)
     watch.add_argument("--seed", type=int, default=None, help="seed for the bots")
     watch.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
                        help="wait this long after each move, to follow the game (default 0)")  # fmt: skip
@@ -331,7 +338,9 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
     sp.add_argument("--players", type=int, default=4)
     sp.add_argument("--games", type=int, default=100)
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy)")
+    sp.add_argument(
+        "--bots", default="random", help="bot kind per seat, comma-separated, cycled (random, greedy, search)"
+    )
     sp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument(
@@ -345,7 +354,7 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
             "--name", default=None,
             help="your name at the table (default: your login name, made unique at the table: alice-2...)",
         )  # fmt: skip
-        sub.add_argument("--bot", default=bot_default, help="play headless with this bot (random, greedy)")
+        sub.add_argument("--bot", default=bot_default, help="play headless with this bot (random, greedy, search)")
         sub.add_argument("--seed", type=int, default=None, help="seed for the bot's own choices")
         sub.add_argument("--identity-dir", help="keep the player key here instead of $XDG_CONFIG_HOME/p2pfish")
         sub.add_argument("--transcript", help="write the game's signed log to this file at the end")

@@ -1,4 +1,4 @@
-"""The `p2pfish` program: a player's command, or a test tool's (`match`, `bench`), which wraps the player's."""
+"""The `p2pfish` program: a player's command, or a test tool's (`match`, `bench`, `ladder`), wrapping the player's."""
 
 import contextlib
 import os
@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-TOOL_COMMANDS = ("match", "bench")
+TOOL_COMMANDS = ("match", "bench", "ladder")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

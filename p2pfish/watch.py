@@ -11,6 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from p2pfish.bots import LEVELS
 from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules, kit_for, make_bot
@@ -23,16 +24,16 @@ from p2pfish.ui.kit import GameUi
 from p2pfish.ui.narrator import Narrator
 
 
-def watch_game(game_id: str, bots: int, seed: int | None, pace: float = 0.0) -> int:
+def watch_game(game_id: str, bots: int, seed: int | None, pace: float = 0.0, *, level: str | None = None) -> int:
     """Play and narrate one game; `pace`: seconds to wait after each move's line, so that a person can
-    follow (0: as fast as the bots go)."""
+    follow (0: as fast as the bots go); `level` (a key of bots.LEVELS) picks the bots' kind."""
     rules = get_rules(game_id)
     players = bots + 1
     if not rules.min_players <= players <= rules.max_players:
         raise UsageError(f"{rules.title} needs {rules.min_players - 1}-{rules.max_players - 1} bots, not {bots}")
     seed = random.SystemRandom().randrange(2**32) if seed is None else seed
     rng = random.Random(seed)
-    kinds = ["greedy"] + ["greedy" if seat % 2 else "random" for seat in range(1, players)]
+    kinds = ["greedy"] + [LEVELS[level] if level else "greedy" if seat % 2 else "random" for seat in range(1, players)]
     names = tuple(f"{kind} bot {seat}" for seat, kind in enumerate(kinds))
     bots_by_seat = [make_bot(kind, rules.id, random.Random(rng.getrandbits(64))) for kind in kinds]
     signers = [Identity.generate() for _ in range(players)]

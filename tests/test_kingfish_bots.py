@@ -2,8 +2,10 @@
 beating random: tests/test_bots.py.)"""
 
 import random
+from collections import Counter
 from typing import Any
 
+from p2pfish.bots.mixed import SPY_MARGIN
 from p2pfish.games.kingfish.greedy import GreedyKingFish
 from p2pfish.games.kingfish.rules import (
     BAIT,
@@ -80,10 +82,15 @@ def test_casts_the_line_that_catches_something() -> None:
     assert choose(v, lines_of(v)) == PlayLine(DECK, 1, "9D")
 
 
-def test_baits_the_suit_of_the_fish_the_line_catches() -> None:
+def test_baits_the_suit_of_the_fish_the_line_catches_most_often_but_not_always() -> None:
+    """The bait is a secret: its suit is drawn, the best one likeliest, none above 1/3 + SPY_MARGIN."""
     v = view(BAIT, ("2C", "4S", "5D"), (("8D", "6C", "3H"), (), ()), pond=0, lines=("9D", "7C"))
     v = v._replace(hand=((0, "2C"), (2, "4S"), (3, "5D")), baits_down=(False, True))
-    assert choose(v, [PlayBait(0), PlayBait(2), PlayBait(3)]) == PlayBait(3)
+    bot = GreedyKingFish(random.Random(1))
+    drawn = Counter(bot.choose(v, [PlayBait(0), PlayBait(2), PlayBait(3)]) for _ in range(600))
+    assert drawn.most_common(1)[0][0] == PlayBait(3)
+    assert set(drawn) == {PlayBait(0), PlayBait(2), PlayBait(3)}
+    assert drawn[PlayBait(3)] <= 600 * (1 / 3 + SPY_MARGIN) + 60
 
 
 def test_keeps_a_court_card_out_of_the_bait() -> None:

@@ -2,6 +2,8 @@
 nothing else. The generic ones live here; each game's greedy bot lives in its folder
 (p2pfish/games/<game>/greedy.py)."""
 
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = ("random", "greedy", "search")
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
+"""The difficulty a player picks, and the bot kind that plays it."""
 
-__all__ = ["BOT_KINDS"]
+__all__ = ["BOT_KINDS", "LEVELS"]

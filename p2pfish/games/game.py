@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from p2pfish.core.game import AnyRules
 
 if TYPE_CHECKING:
+    from p2pfish.bots.search import Sampler
     from p2pfish.core.player import Player
     from p2pfish.ui.kit import GameUi
 
@@ -20,6 +21,8 @@ class Game:
     rules: AnyRules
     greedy: "Callable[[random.Random], Player]"
     """Its greedy bot, drawing its own random choices from the generator given."""
+    sampler: "Callable[[], Sampler]"
+    """Its determinizer for the search bot: a full state consistent with one seat's view."""
     ui: "Callable[[], GameUi]"
     """Its terminal kit."""
     deals_cards: bool
@@ -34,14 +37,21 @@ class Game:
 
 def game_in_folder(folder: str, rules: AnyRules, *, deals_cards: bool, shortest_game: Mapping[int, int]) -> Game:
     """The entry of the game in package `folder` (its `__name__`): its bot is the class GREEDY of its greedy.py,
-    its terminal kit the KIT of its kit.py, each imported when first asked for."""
+    its determinizer the SAMPLER of its sampler.py, its terminal kit the KIT of its kit.py, each imported when
+    first asked for."""
 
     def greedy(rng: random.Random) -> "Player":
         make: Callable[[random.Random], Player] = importlib.import_module(f"{folder}.greedy").GREEDY
         return make(rng)
 
+    def sampler() -> "Sampler":
+        found: Sampler = importlib.import_module(f"{folder}.sampler").SAMPLER
+        return found
+
     def ui() -> "GameUi":
         kit: GameUi = importlib.import_module(f"{folder}.kit").KIT
         return kit
 
-    return Game(rules=rules, greedy=greedy, ui=ui, deals_cards=deals_cards, shortest_game=shortest_game)
+    return Game(
+        rules=rules, greedy=greedy, sampler=sampler, ui=ui, deals_cards=deals_cards, shortest_game=shortest_game
+    )

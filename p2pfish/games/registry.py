@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Final
 
 from p2pfish.bots import BOT_KINDS
 from p2pfish.bots.random_bot import RandomBot
+from p2pfish.bots.search import DEFAULT_BUDGET, Budget, SearchBot
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
 from p2pfish.core.player import Player
@@ -40,9 +41,12 @@ def kit_for(game_id: str) -> "GameUi":
     return game_of(game_id).ui()
 
 
-def make_bot(kind: str, game_id: str, rng: random.Random) -> Player:
-    """A bot of `kind` for `game_id`, drawing its own random choices (if any) from `rng`."""
+def make_bot(kind: str, game_id: str, rng: random.Random, *, budget: Budget = DEFAULT_BUDGET) -> Player:
+    """A bot of `kind` for `game_id`, drawing its own random choices (if any) from `rng`; a search bot searches
+    each move within `budget`."""
     game = game_of(game_id)
+    if kind == "search":
+        return SearchBot(game.rules, game.sampler(), game.greedy, rng, budget)
     if kind == "random":
         return RandomBot(rng)
     if kind == "greedy":

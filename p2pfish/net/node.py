@@ -23,6 +23,11 @@ thinking for a second) never holds back heartbeats, resends or the reading of fr
 loop once it is ready, if the session still waits for it and it is still legal (else the seat decides again).
 Without a running event loop (a test stepping the node by hand) the player decides at once.
 
+A player (a bot) decides in a worker thread while the event loop runs on, so a slow decision (a search bot
+thinking for a second) never holds back heartbeats, resends or the reading of frames; its move is made on the
+loop once it is ready, if the session still waits for it and it is still legal (else the seat decides again).
+Without a running event loop (a test stepping the node by hand) the player decides at once.
+
 Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
 heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses
 those far above, mesh.py) stops the game blaming the seat whose authenticated link carried it.

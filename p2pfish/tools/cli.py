@@ -7,7 +7,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from p2pfish.cli import CommandAdder, comma_list
+from p2pfish.bots.search import DEFAULT_BUDGET
+from p2pfish.cli import CommandAdder, _options, comma_list
 from p2pfish.cli import main as player_main
 from p2pfish.core.errors import UsageError
 from p2pfish.core.text import printable
@@ -87,6 +88,18 @@ def _match_with_stranger(args: argparse.Namespace) -> int:
     return 0 if played.match.ok else 1
 
 
+def cmd_ladder(args: argparse.Namespace) -> int:
+    from p2pfish.tools.ladder import LadderConfig, format_ladder, run_ladder
+
+    players = args.players or len(comma_list(args.bots))
+    config = LadderConfig(
+        args.game, players, tuple(comma_list(args.bots)), args.games, args.seed, args.iterations, _options(args.option)
+    )
+    result = run_ladder(config, workers=args.workers)
+    print(json.dumps(result) if args.json else format_ladder(result))
+    return 0
+
+
 def add_tool_commands(command: CommandAdder) -> None:
     match = command("match", cmd_match, "play one networked game of bot peers, one process each, and audit it")
     match.add_argument("game")
@@ -107,6 +120,19 @@ def add_tool_commands(command: CommandAdder) -> None:
         help="a stranger attacks the match: TARGET lobby, mesh (the host's) or a seat number, then the flags of "
         "scripts/stranger, e.g. 'mesh --connections 300 --duration 5'",
     )  # fmt: skip
+
+    ladder = command("ladder", cmd_ladder, "play bots against each other over many seeded games in memory: win rates")
+    ladder.add_argument("game")
+    ladder.add_argument(
+        "--bots", default="search,greedy", help="the table's bot kinds, seat 0 first, rotated each game"
+    )
+    ladder.add_argument("--players", type=int, default=0, help="table size (default: one seat per kind named)")
+    ladder.add_argument("--games", type=int, default=400)
+    ladder.add_argument("--seed", type=int, default=1)
+    ladder.add_argument("--iterations", type=int, default=DEFAULT_BUDGET.iterations, help="search playouts a move")
+    ladder.add_argument("--workers", type=int, default=2, help="processes playing games at once")
+    ladder.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    ladder.add_argument("--json", action="store_true", help="print one JSON object")
 
     bench = command("bench", cmd_bench, "measure the speed and memory figures (never fails a build)")
     bench.add_argument("--only", help="comma-separated figure names")

@@ -7,7 +7,8 @@ by bait value and by line, and how often he bets at all), predicts the tiles a l
 values every (bait, Pêche card) for the line with the rest of the round played at its best: a Prise where
 many tiles come, a Bredouille where few come or the bait is low, the flush a second revealed Prise sets off.
 The bot draws its bait, then its card, from a softmax of those values (cast_policy) with its rng: mostly the
-best, but a Prise under a tempting bait or a Bredouille under a dull one is never certain either way. (The
+best, but a Prise under a tempting bait or a Bredouille under a dull one is never certain either way; the card,
+the secret, is capped (bots/mixed.py): neither kind likelier than 1/2 + SPY_MARGIN when both are held. (The
 model of the Fish is their habits only: it does not foresee a Fish who reads the Fisherman in turn.)
 
 As a Fish: the chance of a Prise under the line blends two guesses.
@@ -40,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple, TypeVar
 
 from p2pfish.bots.base import pick_best
+from p2pfish.bots.mixed import SPY_MARGIN, cap_probabilities
 from p2pfish.core.actions import Action
 from p2pfish.games.fishfish.rules import (
     BREDOUILLE,
@@ -551,8 +553,11 @@ class GreedyFishFish:
         hold = Hold(baits, prises, len(view.my_peche) - prises, PRISES - revealed(view, PRISE))
         policy = cast_policy(hold, sum(tiles.values()), model)
         weights = [_chance(action, policy, view) for action in legal]
-        if sum(weights) <= 0.0:  # nothing the policy knows (it always covers every legal choice)
+        total = sum(weights)
+        if total <= 0.0:  # nothing the policy knows (it always covers every legal choice)
             return legal[self._rng.randrange(len(legal))]
+        if isinstance(legal[0], Cast):  # the secret: no card likelier than 1/k + SPY_MARGIN
+            weights = cap_probabilities([w / total for w in weights], 1.0 / len(legal) + SPY_MARGIN)
         return self._rng.choices(legal, weights)[0]
 
 

@@ -1,18 +1,23 @@
 """A greedy Fish'n'Stones bot: values each stack by what it can see and always grabs the best.
 
-A stack is worth its top card plus the expected worth of each covered card. It casts on the column
-with the best stack it could make with one bait, baits to build it, and fishes the best stack.
+A stack is worth its top card plus the expected worth of each covered card. It values each column by the
+best stack it could make there with one bait and draws its secret cat column from a capped softmax of those
+values (bots/mixed.py: no column likelier than 1/3 + SPY_MARGIN, so a spy who computes the same values gains
+little), baits to build its best stack, and fishes the best stack.
 """
 
 import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action
 from p2pfish.games.fishnstones.rules import DEFAULT_MIX, FISH, NEIGHBOURS, STONE, Bait, Cast, Fish, NoBait, View
 
 CARD_VALUE = {FISH: 1.0, STONE: -1.0}
 COVERED_CARD_VALUE = (DEFAULT_MIX[FISH] - DEFAULT_MIX[STONE]) / sum(DEFAULT_MIX.values())
+CAST_TEMPERATURE: Final = 1.0
+"""The softmax temperature of the cat column, in fish."""
 
 
 def stack_value(view: View, spot: int) -> float:
@@ -20,6 +25,18 @@ def stack_value(view: View, spot: int) -> float:
     if top is None:
         return 0.0
     return CARD_VALUE.get(top, 0.0) + (view.heights[spot] - 1) * COVERED_CARD_VALUE
+
+
+def column_prospect(view: View, cast: Action) -> float:
+    """The best stack the seat could make in the cast's column with one bait."""
+    assert isinstance(cast, Cast) and isinstance(cast.value, int)
+    spots = view.column(view.seat, cast.value)
+    best = max(stack_value(view, s) for s in spots)
+    for target in spots:
+        for source in NEIGHBOURS[target]:
+            if view.tops[source] is not None:
+                best = max(best, stack_value(view, target) + stack_value(view, source))
+    return best
 
 
 class GreedyFishNStones:
@@ -30,22 +47,12 @@ class GreedyFishNStones:
         assert isinstance(view, View)
         first = legal[0]
         if isinstance(first, Cast):
-            return max(legal, key=lambda cast: self._column_prospect(view, cast))
+            return draw_secret(self._rng, legal, [column_prospect(view, cast) for cast in legal], CAST_TEMPERATURE)
         if isinstance(first, NoBait):
             return max(legal, key=lambda bait: self._after_bait(view, bait))
         if isinstance(first, Fish) and first.spot is not None:
             return max(legal, key=lambda fish: _fish_value(view, fish))
         return first
-
-    def _column_prospect(self, view: View, cast: Action) -> float:
-        assert isinstance(cast, Cast) and isinstance(cast.value, int)
-        spots = view.column(view.seat, cast.value)
-        best = max(stack_value(view, s) for s in spots)
-        for target in spots:
-            for source in NEIGHBOURS[target]:
-                if view.tops[source] is not None:
-                    best = max(best, stack_value(view, target) + stack_value(view, source))
-        return best + self._rng.random() * 1e-6
 
     def _after_bait(self, view: View, bait: Action) -> float:
         assert view.my_cat is not None

@@ -12,8 +12,11 @@ A (line, bait) pair from the hand is worth the fish it may expect to take from t
 
 The chooser takes the pond whose best pair is worth most. A line is played as the line of the best pair
 (the bait left open: the lines played before the bot are known, the others not yet); the bait is then the
-best partner of the line on the table. Reeling with a choice, the bot takes the most valuable fish, on ties
-the one the rivals still to reel would most likely take, then the one its hand could least catch later.
+best partner of the line on the table — but the bait is face down, a secret, so its suit is drawn from a
+capped softmax over each suit's best value (bots/mixed.py: a spy who computes the same values guesses the suit
+little better than blind), and the bait is that suit's best card. Reeling with a choice, the bot takes the
+most valuable fish, on ties the one the rivals still to reel would most likely take, then the one its hand
+could least catch later.
 From the tackle box it keeps the card that most raises what its hand can catch in the ponds left (the best
 pond if it chooses next, else the ponds on average).
 
@@ -25,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from p2pfish.bots.base import pick_best
+from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action
 from p2pfish.games.kingfish.rules import (
     COURT,
@@ -47,6 +51,8 @@ COURT_WORTH: Final = 0.6
 """What a court card kept for a later excursion is worth as a line, in points ..."""
 TEN_WORTH: Final = 0.3
 """... and a ten (lower numbers in proportion, an ace nothing: it catches nothing)."""
+BAIT_TEMPERATURE: Final = 0.5
+"""The softmax temperature of the bait's suit, in points."""
 TACKLE_WORTH: Final = 0.2
 """How much a kept tackle card's own worth counts beside what it catches in the ponds now."""
 
@@ -174,12 +180,26 @@ class GreedyKingFish:
         if isinstance(first, PlayLine):
             return self._best(legal, lambda a: _line_value(table, a))
         if isinstance(first, PlayBait):
-            return self._best(legal, lambda a: _bait_value(table, a))
+            return self._bait(view, legal, [_bait_value(table, action) for action in legal])
         if isinstance(first, Catch):
             return self._best(legal, lambda a: _catch_value(table, a))
         if isinstance(first, Keep):
             return self._best(legal, lambda a: _keep_value(table, a))
         return legal[self._rng.randrange(len(legal))]
+
+    def _bait(self, view: View, legal: Sequence[Action], values: Sequence[float]) -> Action:
+        """The face-down bait: its suit, the secret, drawn from a capped softmax over each suit's best value (no
+        suit likelier than 1 / suits held + SPY_MARGIN), then the best card of that suit."""
+        hand = dict(view.hand)
+        best: dict[str, tuple[float, Action]] = {}
+        for action, value in zip(legal, values, strict=True):
+            assert isinstance(action, PlayBait)
+            colour = suit(hand[action.position])
+            if colour not in best or value > best[colour][0]:
+                best[colour] = (value, action)
+        colours = sorted(best)
+        chosen = draw_secret(self._rng, colours, [best[c][0] for c in colours], BAIT_TEMPERATURE)
+        return best[chosen][1]
 
     def _best(self, legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
         return pick_best(self._rng, legal, [value(action) for action in legal])

@@ -223,21 +223,23 @@ class GreedyKunaYala:
         self._rng = rng
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return pick_best(self._rng, legal, self.values(view, legal))
+
+    def values(self, view: Any, legal: Sequence[Action]) -> list[float]:
+        """What the bot makes of each legal action (all equal for an octopus: any coral scores the same)."""
         assert isinstance(view, View)
         first = legal[0]
-        if len(legal) == 1:
-            return first
+        value: Callable[[Action], float] = lambda action: 0.0  # noqa: E731
         if isinstance(first, PlaceOwn):
-            return self._best(legal, self._own_turn(view))
-        if isinstance(first, PlaceOther):
+            value = self._own_turn(view)
+        elif isinstance(first, PlaceOther):
             table = Table(view)
-            return self._best(legal, lambda a: _placed_other(table, view, a))
-        if isinstance(first, Discard):
-            return self._best(legal, lambda a: _discard_value(view, a))
-        return legal[self._rng.randrange(len(legal))]  # an octopus: any coral scores the same
-
-    def _best(self, legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
-        return pick_best(self._rng, legal, [value(action) for action in legal])
+            value = lambda action: _placed_other(table, view, action)  # noqa: E731
+        elif isinstance(first, Discard):
+            value = lambda action: _discard_value(view, action)  # noqa: E731
+        return [value(action) for action in legal]
 
     def _own_turn(self, view: View) -> Callable[[Action], float]:
         table = Table(view)

@@ -54,12 +54,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, checked_tag, decode_core_action
+from p2pfish.core.actions import Action, Commit, Reveal, SecretChoice
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance, replace_at
+from p2pfish.core.game import ChanceRequest, Known, Outcome, check_turn, due_chance, replace_at
 from p2pfish.core.options import check_known, start_seat
+from p2pfish.core.rules_parts import Rules, drawn_seat, expect, start_draw
 from p2pfish.core.text import shown_value
-from p2pfish.core.wire import Json, Scalar, as_object, int_field
+from p2pfish.core.wire import Json, Scalar, int_field
 
 # --- components (the defaults of RULES.md §3) -----------------------------------------------------
 
@@ -111,26 +112,17 @@ def betting_order(players: int, fisherman: int, round_number: int) -> tuple[int,
 
 
 @dataclass(frozen=True, slots=True)
-class Bait(Action):
+class Bait(Action, tag="bait", said="cast a line with bait {value}"):
     """The Fisherman lays one of his bait cards face up: the line's value."""
 
     value: int
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "bait", "value": self.value}
-
-    def __str__(self) -> str:
-        return f"cast a line with bait {self.value}"
-
 
 @dataclass(frozen=True, slots=True)
-class Bet(Action):
+class Bet(Action, tag="bet"):
     """A Fish player bets `tiles` of the tiles in his hand on the current line (0: no bet)."""
 
     tiles: int
-
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "bet", "tiles": self.tiles}
 
     def __str__(self) -> str:
         if self.tiles == 0:
@@ -138,11 +130,8 @@ class Bet(Action):
         return f"bet {self.tiles} tile{'s' if self.tiles > 1 else ''} on this line"
 
 
-class Cast(SecretChoice):
+class Cast(SecretChoice, said="put a {value} card under the line"):
     """The Fisherman's secret Pêche card ("prise" or "bredouille") under the line's bait."""
-
-    def __str__(self) -> str:
-        return f"put a {self.value} card under the line"
 
 
 BAITS: Final = {value: Bait(value) for value in BUTIN_SLOTS}
@@ -359,15 +348,15 @@ class View(NamedTuple):
 # --- the rules -----------------------------------------------------------------------------------
 
 
-class FishFish:
+class FishFish(Rules):
     id = "fishfish"
     title = "Fish Fish"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    action_fields = ACTION_FIELDS
 
     def new_game(self, players: int, options: Mapping[str, str]) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise MalformedInput(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+        self.check_players(players)
         opts = parse_options(players, options)
         state = State(
             players=players,
@@ -389,7 +378,7 @@ class FishFish:
 
     def chance(self, state: State) -> ChanceRequest | None:
         if state.phase == START:
-            return ChanceRequest("start", tuple(range(state.players)), 1)
+            return start_draw(state.players)
         return None
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -434,17 +423,11 @@ class FishFish:
         return self._apply_reveal(state, seat, action)
 
     def _apply_chance(self, state: State, action: Action) -> State:
-        request = due_chance(self.chance(state), state.phase)
-        if not isinstance(action, Chance):
-            raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")
-        check_chance(request, action)
-        first = action.values[0]
-        assert isinstance(first, int)
+        first = drawn_seat(due_chance(self.chance(state), state.phase), action)
         return _new_round(state._replace(first=first), 1)
 
     def _apply_bait(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Bait):
-            raise IllegalAction(f"lay a bait card to start the line, not {action}", seat)
+        action = expect(action, Bait, seat, "lay a bait card to start the line")
         if action.value not in state.baits:
             held = ", ".join(str(b) for b in state.baits)
             raise IllegalAction(f"you hold no bait card {action.value} (left: {held})", seat)
@@ -454,8 +437,7 @@ class FishFish:
         return state._replace(phase=CAST, baits=tuple(baits), lines=(*state.lines, line))
 
     def _apply_commit(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Commit):
-            raise IllegalAction(f"put a Pêche card under the line (a commitment), not {action}", seat)
+        action = expect(action, Commit, seat, "put a Pêche card under the line (a commitment)")
         if action.purpose != state.purpose:
             raise IllegalAction(
                 f"commitment for {shown_value(action.purpose)}, expected {shown_value(state.purpose)}", seat
@@ -471,8 +453,7 @@ class FishFish:
         return self._next_bettor(committed._replace(phase=BET), 0)
 
     def _apply_bet(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Bet):
-            raise IllegalAction(f"bet 0 or more tiles on the line, not {action}", seat)
+        action = expect(action, Bet, seat, "bet 0 or more tiles on the line")
         hand = state.hands[seat]
         if not 0 <= action.tiles <= hand:
             raise IllegalAction(f"you can bet 0 to {hand} tiles (the tiles in your hand), not {action.tiles}", seat)
@@ -499,8 +480,7 @@ class FishFish:
         return self._after_line(discarded)
 
     def _apply_reveal(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Reveal):
-            raise IllegalAction(f"tiles were bet: reveal the Pêche card of the line, not {action}", seat)
+        action = expect(action, Reveal, seat, "tiles were bet: reveal the Pêche card of the line")
         if action.purpose != state.purpose:
             raise IllegalAction(f"reveal of {shown_value(action.purpose)}, expected {shown_value(state.purpose)}", seat)
         kind = action.value
@@ -587,9 +567,7 @@ class FishFish:
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
             return None
-        scores = totals(state.history, state.players)
-        best = max(scores)
-        return Outcome(scores, tuple(seat for seat, points in enumerate(scores) if points == best))
+        return Outcome.highest_wins(totals(state.history, state.players))
 
     def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
         """Every Pêche commitment of the game, open now: each a Pêche card, and per round at most the
@@ -617,12 +595,7 @@ class FishFish:
                         seat,
                     )
 
-    def decode_action(self, wire: Json) -> Action:
-        obj = as_object(wire)
-        core = decode_core_action(obj)
-        if core is not None:
-            return core
-        tag = checked_tag(obj, "fishfish", ACTION_FIELDS)
+    def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
         if tag == "bait":
             value = int_field(obj, "value")
             if value not in BAITS:

@@ -9,7 +9,7 @@ from conformance_helpers import random_table
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.registry import GAMES as REGISTERED
+from p2pfish.games.registry import GAME_IDS
 from p2pfish.session.audit import audit
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
 from p2pfish.session.memory_table import MemoryTable
@@ -26,7 +26,7 @@ from p2pfish.tools.cheats import (
 )
 
 CHEAT = 1
-GAMES = tuple(game.id for game in REGISTERED)
+GAMES = GAME_IDS
 SESSION_KINDS = [kind for kind in KINDS if kind not in HOST_KINDS + PROCESS_KINDS]
 """The host's lobby attacks are tested in tests/test_session_identity.py and over the network; the attacks on
 a peer's process in tests/test_net_cheats.py."""

@@ -17,7 +17,7 @@ from p2pfish.core.game import ShuffleRequest
 from p2pfish.core.wire import Json
 from p2pfish.crypto import secp256k1
 from p2pfish.crypto.proven_deck import card_point, make_lock_pass, make_rekey_pass
-from p2pfish.games.registry import GAMES
+from p2pfish.games.registry import games
 from p2pfish.net.lobby import LobbyHost, PlayerCard, Table
 from p2pfish.paths import state_dir
 from p2pfish.session import bodies
@@ -51,7 +51,7 @@ KINDS: Final = (
 )
 DECK_KINDS: Final = ("wrong-card-key", "substitute-card", "marked-deck", "rigged-rekey")
 """Cheats with the mental-poker deck: only for games that deal from one."""
-DECK_GAMES: Final = tuple(game.id for game in GAMES if game.deals_cards)
+DECK_GAMES: Final = tuple(game.id for game in games() if game.deals_cards)
 HOST_KINDS: Final = ("reused-game",)
 """Cheats only the lobby's host can make (always seat 0); they are played in the lobby, not the session."""
 PROCESS_KINDS: Final = ("big-frame", "escape-name")

@@ -26,13 +26,12 @@ from pathlib import Path
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable
 from p2pfish.core.wire import Json
-from p2pfish.games.registry import GAMES as REGISTERED
-from p2pfish.games.registry import game_of, get_rules
+from p2pfish.games.registry import GAME_IDS, game_of, get_rules
 from p2pfish.session.audit import audit
 from p2pfish.tools.events import int_field, text_field
 from p2pfish.tools.match import MatchTable, PeerProcess
 
-GAMES = tuple(game.id for game in REGISTERED)
+GAMES = GAME_IDS
 KINDS = ("greedy", "random")
 
 POLL_S = 0.02

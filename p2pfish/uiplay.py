@@ -100,7 +100,9 @@ class TableController(SessionWindow):
             if isinstance(event, Applied):
                 self.app.log(kit_for(self.game).narrate(event.seat, event.action, self.names))
             elif isinstance(event, Finished):
-                verdict = "Audit: " + ("verified." if audit(self.session.transcript()).verified else "FAILED.")
+                verdict = "Audit: " + (
+                    "verified." if audit(self.session.transcript(), self.session.rules).verified else "FAILED."
+                )
                 self.app.game_over(event.outcome.winners, verdict)
             elif isinstance(event, Stopped):
                 self.app.stopped(f"The game stopped: {event.fault.describe(self.names)}")
@@ -193,7 +195,7 @@ class UiFrontend:
         if isinstance(event, Applied) and self.kit is not None:
             self.app.log(self.kit.narrate(event.seat, event.action, names))
         elif isinstance(event, Finished) and self._session is not None:
-            result = audit(self._session.transcript())
+            result = audit(self._session.transcript(), self._session.rules)
             verdict = (
                 "Audit: every signature, commitment and random draw verified."
                 if result.verified

@@ -9,8 +9,15 @@ import sys
 
 import pytest
 
+from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.errors import MalformedInput
-from p2pfish.games.registry import FOLDERS, GAME_IDS, game_of, games, make_bot
+from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import FOLDERS, GAME_IDS, game_of, games, get_rules, make_bot
+from p2pfish.session.audit import audit
+from p2pfish.session.memory_table import MemoryTable
+from p2pfish.session.session import Session
+from p2pfish.session.setup import GameSetup
+from p2pfish.session.store import MemoryStore
 
 WIRING = """
 import contextlib, io, json, random, sys
@@ -55,3 +62,26 @@ def test_an_unknown_game_is_refused_in_one_line() -> None:
         game_of("chess")
     with pytest.raises(MalformedInput, match="no 'clever' bot"):
         make_bot("clever", "kingfish", random.Random(0))
+
+
+def test_a_session_refuses_rules_of_another_game_than_its_setup() -> None:
+    """Rules are handed to a session, never looked up by it: a setup of one game with another game's rules is
+    refused in one clear line, for a seat, an observer, a table and an audit alike."""
+    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
+    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b"))
+    wrong = get_rules("kunayala")
+    expected = "rules of kunayala handed to a session of fishnstones"
+    with pytest.raises(MalformedInput, match=expected):
+        Session(setup, 0, signers[0], MemoryStore(), rules=wrong)
+    with pytest.raises(MalformedInput, match=expected):
+        Session(setup, None, None, MemoryStore(), rules=wrong)
+    with pytest.raises(MalformedInput, match=expected):
+        MemoryTable(setup, signers, [None, None], rules=wrong)
+    table = MemoryTable(
+        setup, signers, [RandomBot(random.Random(seat)) for seat in range(2)], rules=get_rules("fishnstones")
+    )
+    table.run()
+    transcript = table.sessions[0].transcript()
+    assert audit(transcript, table.sessions[0].rules).verified
+    with pytest.raises(MalformedInput, match=expected):
+        audit(transcript, wrong)

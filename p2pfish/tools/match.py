@@ -25,7 +25,7 @@ from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.net.lobby import new_join_code
 from p2pfish.selfplay import bot_kinds_for
-from p2pfish.session.audit import audit
+from p2pfish.session.audit import audit, transcript_setup
 from p2pfish.tools.cheats import Cheat
 from p2pfish.tools.events import OutputReader, text_field
 from p2pfish.tools.stranger import READY_MARK, Attack, StrangerProcess
@@ -255,7 +255,8 @@ def judge(
             problems.append(f"seat {seat} named the cheat without evidence")
         transcript = result.get("transcript")
         if isinstance(transcript, str) and Path(transcript).exists():
-            replayed = audit(Path(transcript).read_bytes().splitlines())
+            lines = Path(transcript).read_bytes().splitlines()
+            replayed = audit(lines, get_rules(transcript_setup(lines).game))
             if replayed.fault is not None and replayed.fault.seat not in (None, cheat.seat):
                 problems.append(f"seat {seat}'s log blames seat {replayed.fault.seat}: {replayed.fault.reason}")
     (only,) = blamed if len(blamed) == 1 else (None,)
@@ -427,7 +428,8 @@ def summarize(
     finished = all(r is not None and r.get("finished") is True for r in results)
     outcomes = [json.dumps(r.get("outcome"), sort_keys=True) if r else None for r in results]
     agree = finished and len(set(outcomes)) == 1
-    verified = all(Path(t).exists() and audit(Path(t).read_bytes().splitlines()).verified for t in transcripts)
+    rules = get_rules(game)
+    verified = all(Path(t).exists() and audit(Path(t).read_bytes().splitlines(), rules).verified for t in transcripts)
     messages = sum(n for r in results if r and isinstance(n := r.get("messages"), int))
     first = results[0]
     outcome = first.get("outcome") if first is not None and agree else None

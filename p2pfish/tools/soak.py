@@ -221,7 +221,7 @@ def check_crash(run: CrashRun) -> Verdict:
             reasons.append(f"peer {peer} wrote no transcript")
             continue
         try:
-            report = audit(lines)
+            report = audit(lines, get_rules(run.game))
         except MalformedInput as error:
             verified = False
             reasons.append(f"the transcript of peer {peer} is unreadable: {error}")

@@ -9,6 +9,7 @@ An action is a frozen dataclass with a `tag`: its wire form is the tag and its f
 
 from collections.abc import Mapping
 from dataclasses import Field, dataclass, fields
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from p2pfish.core.errors import MalformedInput
@@ -18,10 +19,22 @@ from p2pfish.core.wire import Json, Scalar, field, fields_to_wire, hex_bytes, in
 DIGEST_BYTES = 32
 
 
+class ActionKind(StrEnum):
+    """The tags ("t") of the actions every game shares."""
+
+    CHANCE = "chance"
+    COMMIT = "commit"
+    REVEAL = "reveal"
+    SHUFFLED = "shuffled"
+    DEALT = "dealt"
+    REVEAL_CARD = "reveal-card"
+
+
 class Action:
     """One move in the log. Subclasses are frozen dataclasses, so equal actions compare equal. A subclass names
-    its wire tag and its words for people in its header: `class Catch(Action, tag="catch", said="caught {fish}")`
-    (`said` is formatted with the fields; a class whose words need more writes its own __str__)."""
+    its wire tag (a member of its game's kind enum) and its words for people in its header:
+    `class Catch(Action, tag=Kind.CATCH, said="caught {fish}")` (`said` is formatted with the fields; a class
+    whose words need more writes its own __str__)."""
 
     tag: ClassVar[str]
     """The wire form's "t"."""
@@ -44,7 +57,7 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
-class Chance(Action, tag="chance"):
+class Chance(Action, tag=ActionKind.CHANCE):
     """The answer to a ChanceRequest: the values drawn, in draw order."""
 
     values: tuple[Scalar, ...]
@@ -54,7 +67,7 @@ class Chance(Action, tag="chance"):
 
 
 @dataclass(frozen=True, slots=True)
-class Commit(Action, tag="commit", said="committed to {purpose}"):
+class Commit(Action, tag=ActionKind.COMMIT, said="committed to {purpose}"):
     """A commitment to a secret: only its digest enters the shared state."""
 
     purpose: str
@@ -65,7 +78,7 @@ class Commit(Action, tag="commit", said="committed to {purpose}"):
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal(Action, tag="reveal", said="revealed {purpose} = {value}"):
+class Reveal(Action, tag=ActionKind.REVEAL, said="revealed {purpose} = {value}"):
     """Opens the seat's commitment for `purpose`; the rules check the value here."""
 
     purpose: str
@@ -90,7 +103,7 @@ def card_name(deck: str, position: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Shuffled(Action, tag="shuffled", said="shuffled {deck} ({size} cards)"):
+class Shuffled(Action, tag=ActionKind.SHUFFLED, said="shuffled {deck} ({size} cards)"):
     """The answer to a ShuffleRequest: a face-down deck of `size` cards now exists."""
 
     deck: str
@@ -98,7 +111,7 @@ class Shuffled(Action, tag="shuffled", said="shuffled {deck} ({size} cards)"):
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt(Action, tag="dealt"):
+class Dealt(Action, tag=ActionKind.DEALT):
     """The answer to a DealRequest. `labels` is None for a private deal: only seat `to` learns them."""
 
     deck: str
@@ -133,7 +146,7 @@ class TurnsUpCard(RevealsCards):
 
 
 @dataclass(frozen=True, slots=True)
-class RevealCard(TurnsUpCard, tag="reveal-card", said="turned up {label}"):
+class RevealCard(TurnsUpCard, tag=ActionKind.REVEAL_CARD, said="turned up {label}"):
     """Turn up one card the seat holds face down (a bait played earlier, say)."""
 
 
@@ -151,16 +164,16 @@ def checked_tag(wire: Mapping[str, Json], game: str, fields: Mapping[str, set[st
 def decode_core_action(wire: Mapping[str, Json]) -> Action | None:
     """Decode one of the shared actions, or None if the tag belongs to a game."""
     tag = field(wire, "t")
-    if tag == "chance":
+    if tag == ActionKind.CHANCE:
         values = field(wire, "values")
         if not isinstance(values, list):
             raise MalformedInput(f"chance values must be a list, not {shown_value(values)}")
         return Chance(tuple(scalar(v, "a chance value") for v in values))
-    if tag == "commit":
+    if tag == ActionKind.COMMIT:
         digest = hex_bytes(str_field(wire, "digest"), "a commit digest", DIGEST_BYTES)
         return Commit(str_field(wire, "purpose"), digest)
-    if tag == "reveal":
+    if tag == ActionKind.REVEAL:
         return Reveal(str_field(wire, "purpose"), scalar(field(wire, "value"), "a revealed value"))
-    if tag == "reveal-card":
+    if tag == ActionKind.REVEAL_CARD:
         return RevealCard(str_field(wire, "deck"), int_field(wire, "position"), str_field(wire, "label"))
     return None

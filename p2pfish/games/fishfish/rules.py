@@ -52,6 +52,7 @@ import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, Commit, Reveal, SecretChoice
@@ -78,8 +79,19 @@ TWICE_FISHERMAN_UP_TO: Final = 3
 """With this many players or fewer, everyone is the Fisherman twice."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
-START, BAIT, CAST, BET, REVEAL, OVER = "start", "bait", "cast", "bet", "reveal", "over"
-"""Phases: the first Fisherman's draw; a line's bait, secret Pêche card, bets and reveal; the end."""
+
+class Phase(StrEnum):
+    """The phases: the first Fisherman's draw; a line's bait, secret Pêche card, bets and reveal; the end."""
+
+    START = "start"
+    BAIT = "bait"
+    CAST = "cast"
+    BET = "bet"
+    REVEAL = "reveal"
+    OVER = "over"
+
+
+START, BAIT, CAST, BET, REVEAL, OVER = Phase
 
 ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -111,15 +123,22 @@ def betting_order(players: int, fisherman: int, round_number: int) -> tuple[int,
 # --- actions -------------------------------------------------------------------------------------
 
 
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
+
+    BAIT = "bait"
+    BET = "bet"
+
+
 @dataclass(frozen=True, slots=True)
-class Bait(Action, tag="bait", said="cast a line with bait {value}"):
+class Bait(Action, tag=Kind.BAIT, said="cast a line with bait {value}"):
     """The Fisherman lays one of his bait cards face up: the line's value."""
 
     value: int
 
 
 @dataclass(frozen=True, slots=True)
-class Bet(Action, tag="bet"):
+class Bet(Action, tag=Kind.BET):
     """A Fish player bets `tiles` of the tiles in his hand on the current line (0: no bet)."""
 
     tiles: int
@@ -136,7 +155,7 @@ class Cast(SecretChoice, said="put a {value} card under the line"):
 
 BAITS: Final = {value: Bait(value) for value in BUTIN_SLOTS}
 BETS: Final = tuple(Bet(tiles) for tiles in range(TILES_PER_FISH + 1))
-ACTION_FIELDS: Final = {"bait": {"t", "value"}, "bet": {"t", "tiles"}}
+ACTION_FIELDS: Final[Mapping[str, set[str]]] = {Kind.BAIT: {"t", "value"}, Kind.BET: {"t", "tiles"}}
 
 
 # --- options -------------------------------------------------------------------------------------
@@ -178,7 +197,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     round: int
     """1-based; the last round stays current once the game is over."""
     first: int
@@ -282,7 +301,7 @@ class View(NamedTuple):
 
     seat: int
     players: int
-    phase: str
+    phase: Phase
     to_act: tuple[int, ...]
     round: int
     rounds: int
@@ -596,7 +615,7 @@ class FishFish(Rules):
                     )
 
     def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
-        if tag == "bait":
+        if tag == Kind.BAIT:
             value = int_field(obj, "value")
             if value not in BAITS:
                 raise MalformedInput(f"a bait value is one of {list(BAITS)}, not {value}")

@@ -7,6 +7,7 @@ A seat's columns are numbered 1-3 from its own left, each listed from its own sh
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
@@ -49,7 +50,19 @@ NEIGHBOURS: Final = tuple(
     for x in range(3)
 )
 
-START, FILL, CAST, BAIT, FISHING, OVER = "start", "fill", "cast", "bait", "fish", "over"
+
+class Phase(StrEnum):
+    """The phases of a game: the start seat's draw, a round's pond filled, cats cast, baits, fishing; the end."""
+
+    START = "start"
+    FILL = "fill"
+    CAST = "cast"
+    BAIT = "bait"
+    FISHING = "fish"
+    OVER = "over"
+
+
+START, FILL, CAST, BAIT, FISHING, OVER = Phase
 
 
 def cat_purpose(round_number: int) -> str:
@@ -59,8 +72,16 @@ def cat_purpose(round_number: int) -> str:
 # --- actions -------------------------------------------------------------------------------------
 
 
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
+
+    BAIT = "bait"
+    NO_BAIT = "nobait"
+    FISH = "fish"
+
+
 @dataclass(frozen=True, slots=True)
-class Bait(Action, tag="bait"):
+class Bait(Action, tag=Kind.BAIT):
     """Move the whole stack on `source` onto `target`, an orthogonal neighbour in the cat column."""
 
     target: int
@@ -74,12 +95,12 @@ class Bait(Action, tag="bait"):
 
 
 @dataclass(frozen=True, slots=True)
-class NoBait(Action, tag="nobait", said="no bait"):
+class NoBait(Action, tag=Kind.NO_BAIT, said="no bait"):
     """Leave the pond as it lies this turn."""
 
 
 @dataclass(frozen=True, slots=True)
-class Fish(Action, tag="fish"):
+class Fish(Action, tag=Kind.FISH):
     """Take the whole stack on `spot` of the revealed column; None when the column is empty."""
 
     spot: int | None
@@ -130,7 +151,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     round: int
     """1-4 during play."""
     start: int
@@ -193,7 +214,7 @@ class View(NamedTuple):
     seat: int
     players: int
     shores: tuple[str, ...]
-    phase: str
+    phase: Phase
     round: int
     start: int
     to_act: tuple[int, ...]
@@ -392,7 +413,7 @@ class FishNStones(Rules):
                 )
         return state._replace(cats=replace_at(state.cats, seat, column))
 
-    def _next_turn(self, state: State, phase: str) -> State:
+    def _next_turn(self, state: State, phase: Phase) -> State:
         turn = state.turn + 1
         if turn < state.players:
             return state._replace(turn=turn)
@@ -444,11 +465,11 @@ class FishNStones(Rules):
         if core is not None:
             return core
         tag = field(obj, "t")
-        if tag == "bait":
+        if tag == Kind.BAIT:
             return BAITS[_spot_field(obj, "target")][_spot_field(obj, "source")]
-        if tag == "nobait":
+        if tag == Kind.NO_BAIT:
             return NO_BAIT
-        if tag == "fish":
+        if tag == Kind.FISH:
             return FISH_NOTHING if field(obj, "spot") is None else FISH_AT[_spot_field(obj, "spot")]
         raise MalformedInput(f"unknown fishnstones action {shown_value(tag)}")
 

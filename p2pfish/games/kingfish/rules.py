@@ -48,6 +48,7 @@ turned up) and "chance"; decode_action refuses any other field, an unknown tag a
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, RevealCard, TurnsUpCard, card_name
@@ -85,19 +86,25 @@ MIN_HAND: Final = 2
 """A round ends when the players hold fewer cards than this (a line and a bait)."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
-START, SHUFFLE, DEAL, POND_DEAL, CHOOSE, LINE, BAIT, REEL, TACKLE_DEAL, TACKLE, OVER = (
-    "start",
-    "shuffle",
-    "deal",
-    "pond-deal",
-    "choose",
-    "line",
-    "bait",
-    "reel",
-    "tackle-deal",
-    "tackle",
-    "over",
-)
+
+class Phase(StrEnum):
+    """The phases: the first dealer's draw; a round's shuffle, hands and ponds dealt; an excursion's pond chosen,
+    lines, baits, reeling, the tackle box dealt and kept; the end."""
+
+    START = "start"
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    POND_DEAL = "pond-deal"
+    CHOOSE = "choose"
+    LINE = "line"
+    BAIT = "bait"
+    REEL = "reel"
+    TACKLE_DEAL = "tackle-deal"
+    TACKLE = "tackle"
+    OVER = "over"
+
+
+START, SHUFFLE, DEAL, POND_DEAL, CHOOSE, LINE, BAIT, REEL, TACKLE_DEAL, TACKLE, OVER = Phase
 
 assert len(DECK_LABELS) >= MAX_PLAYERS * HAND_SIZE + PONDS * POND_SIZE + MAX_PLAYERS
 
@@ -140,8 +147,18 @@ def clockwise_from(first: int, players: int) -> tuple[int, ...]:
 # --- actions -------------------------------------------------------------------------------------
 
 
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
+
+    POND = "pond"
+    LINE = "line"
+    BAIT = "bait"
+    CATCH = "catch"
+    KEEP = "keep"
+
+
 @dataclass(frozen=True, slots=True)
-class ChoosePond(Action, tag="pond"):
+class ChoosePond(Action, tag=Kind.POND):
     pond: int
 
     def __str__(self) -> str:
@@ -149,33 +166,33 @@ class ChoosePond(Action, tag="pond"):
 
 
 @dataclass(frozen=True, slots=True)
-class PlayLine(TurnsUpCard, tag="line", said="cast a line of {label}"):
+class PlayLine(TurnsUpCard, tag=Kind.LINE, said="cast a line of {label}"):
     """A hand card played face up as the seat's line: its keys travel with the action."""
 
 
 @dataclass(frozen=True, slots=True)
-class PlayBait(Action, tag="bait", said="put a bait face down"):
+class PlayBait(Action, tag=Kind.BAIT, said="put a bait face down"):
     """A hand card played face down as the seat's bait: only its deck position is public."""
 
     position: int
 
 
 @dataclass(frozen=True, slots=True)
-class Catch(Action, tag="catch", said="caught {fish}"):
+class Catch(Action, tag=Kind.CATCH, said="caught {fish}"):
     fish: str
 
 
 @dataclass(frozen=True, slots=True)
-class Keep(Action, tag="keep", said="kept {card} from the tackle box"):
+class Keep(Action, tag=Kind.KEEP, said="kept {card} from the tackle box"):
     card: str
 
 
-ACTION_FIELDS: Final = {
-    "pond": {"t", "pond"},
-    "line": {"t", "deck", "position", "label"},
-    "bait": {"t", "position"},
-    "catch": {"t", "fish"},
-    "keep": {"t", "card"},
+ACTION_FIELDS: Final[Mapping[str, set[str]]] = {
+    Kind.POND: {"t", "pond"},
+    Kind.LINE: {"t", "deck", "position", "label"},
+    Kind.BAIT: {"t", "position"},
+    Kind.CATCH: {"t", "fish"},
+    Kind.KEEP: {"t", "card"},
 }
 
 
@@ -202,7 +219,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     first: int
     """The first round's dealer."""
     round: int
@@ -357,7 +374,7 @@ class View(NamedTuple):
 
     seat: int
     players: int
-    phase: str
+    phase: Phase
     to_act: tuple[int, ...]
     round: int
     rounds: int
@@ -691,13 +708,13 @@ class KingFish(Rules):
         return Outcome.highest_wins(totals(state))
 
     def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
-        if tag == "pond":
+        if tag == Kind.POND:
             return ChoosePond(int_field(obj, "pond"))
-        if tag == "line":
+        if tag == Kind.LINE:
             return PlayLine(str_field(obj, "deck"), int_field(obj, "position"), _label_field(obj, "label"))
-        if tag == "bait":
+        if tag == Kind.BAIT:
             return PlayBait(int_field(obj, "position"))
-        if tag == "catch":
+        if tag == Kind.CATCH:
             return Catch(_label_field(obj, "fish"))
         return Keep(_label_field(obj, "card"))
 

@@ -61,6 +61,7 @@ refuses any other field, a slot outside 0-3 and a non-integer coordinate as Malf
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, RevealCard, card_name
@@ -97,10 +98,23 @@ CURSE_RUN: Final = 3
 FISH, CORAL, SHARK, OCTOPUS, BONES = "fish", "coral", "shark", "octopus", "bones"
 TWO_FISH: Final = "2fish"
 
-SHUFFLE, DEAL, START, TURN_UP = "shuffle", "deal", "start", "turn-up"
-"""Setup phases, all chance: colour tiles shuffled, dealt, start seat drawn; turn-up refills face-up slots."""
-PLACE_OCTOPUS, OWN, OTHER, REVEAL, OVER = "octopus", "own", "other", "reveal", "over"
-"""Seat phases: the coral leader places an octopus; a turn's two placements; the end's colour reveals."""
+
+class Phase(StrEnum):
+    """The setup phases, all chance: colour tiles shuffled, dealt, start seat drawn; turn-up refills face-up slots.
+    Then the seats' phases: the coral leader places an octopus; a turn's two placements; the end's colour reveals."""
+
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    START = "start"
+    TURN_UP = "turn-up"
+    PLACE_OCTOPUS = "octopus"
+    OWN = "own"
+    OTHER = "other"
+    REVEAL = "reveal"
+    OVER = "over"
+
+
+SHUFFLE, DEAL, START, TURN_UP, PLACE_OCTOPUS, OWN, OTHER, REVEAL, OVER = Phase
 
 
 class Card(NamedTuple):
@@ -189,8 +203,17 @@ def parse_options(players: int, raw: Mapping[str, str]) -> Options:
 # --- actions -------------------------------------------------------------------------------------
 
 
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
+
+    OWN = "own"
+    OTHER = "other"
+    OCTOPUS = "octopus"
+    DISCARD = "discard"
+
+
 @dataclass(frozen=True, slots=True)
-class PlaceOwn(Action, tag="own", said="place face-up card {slot} in own school at ({x}, {y})"):
+class PlaceOwn(Action, tag=Kind.OWN, said="place face-up card {slot} in own school at ({x}, {y})"):
     """Put the face-up card in `slot` on cell (x, y) of the seat's own school."""
 
     slot: int
@@ -199,7 +222,7 @@ class PlaceOwn(Action, tag="own", said="place face-up card {slot} in own school 
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceOther(Action, tag="other", said="place face-up card {slot} in seat {seat}'s school at ({x}, {y})"):
+class PlaceOther(Action, tag=Kind.OTHER, said="place face-up card {slot} in seat {seat}'s school at ({x}, {y})"):
     """Put the face-up card in `slot` on cell (x, y) of opponent `seat`'s school (a shark: onto the fish there)."""
 
     slot: int
@@ -209,7 +232,7 @@ class PlaceOther(Action, tag="other", said="place face-up card {slot} in seat {s
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceOctopus(Action, tag="octopus", said="place the octopus on the coral at ({x}, {y})"):
+class PlaceOctopus(Action, tag=Kind.OCTOPUS, said="place the octopus on the coral at ({x}, {y})"):
     """Put the octopus just turned up onto the coral at (x, y) of the seat's own school."""
 
     x: int
@@ -217,7 +240,7 @@ class PlaceOctopus(Action, tag="octopus", said="place the octopus on the coral a
 
 
 @dataclass(frozen=True, slots=True)
-class Discard(Action, tag="discard", said="discard face-up cards {first} and {second} (nothing can be placed)"):
+class Discard(Action, tag=Kind.DISCARD, said="discard face-up cards {first} and {second} (nothing can be placed)"):
     """When no pair can be placed: discard the face-up cards in slots `first` < `second`."""
 
     first: int
@@ -247,11 +270,11 @@ def place_octopus(x: int, y: int) -> PlaceOctopus:
 
 DISCARDS: Final = {(a, b): Discard(a, b) for a in range(STACKS) for b in range(a + 1, STACKS)}
 
-ACTION_FIELDS: Final = {
-    "own": {"t", "slot", "x", "y"},
-    "other": {"t", "slot", "seat", "x", "y"},
-    "octopus": {"t", "x", "y"},
-    "discard": {"t", "slots"},
+ACTION_FIELDS: Final[Mapping[str, set[str]]] = {
+    Kind.OWN: {"t", "slot", "x", "y"},
+    Kind.OTHER: {"t", "slot", "seat", "x", "y"},
+    Kind.OCTOPUS: {"t", "x", "y"},
+    Kind.DISCARD: {"t", "slots"},
 }
 
 
@@ -318,7 +341,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     dealt: int
     """Colour tiles dealt so far (seat s gets position s)."""
     start: int
@@ -535,7 +558,7 @@ class View(NamedTuple):
 
     seat: int
     players: int
-    phase: str
+    phase: Phase
     to_act: tuple[int, ...]
     start: int
     current: int
@@ -890,11 +913,11 @@ class KunaYala(Rules):
         return Outcome(totals, winners(totals, own_fish))
 
     def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
-        if tag == "own":
+        if tag == Kind.OWN:
             return PlaceOwn(_slot_field(obj), int_field(obj, "x"), int_field(obj, "y"))
-        if tag == "other":
+        if tag == Kind.OTHER:
             return PlaceOther(_slot_field(obj), int_field(obj, "seat"), int_field(obj, "x"), int_field(obj, "y"))
-        if tag == "octopus":
+        if tag == Kind.OCTOPUS:
             return PlaceOctopus(int_field(obj, "x"), int_field(obj, "y"))
         return DISCARDS[_discard_slots(obj)]
 

@@ -35,6 +35,7 @@ from p2pfish.games.fishfish.rules import (
     View,
     peche_purpose,
 )
+from p2pfish.games.registry import get_rules
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable

@@ -84,14 +84,15 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from p2pfish.session.audit import audit
+    from p2pfish.games.registry import get_rules
+    from p2pfish.session.audit import audit, transcript_setup
 
     try:
         with open(args.file, "rb") as transcript:
             lines = transcript.read().splitlines()
     except OSError as error:
         raise UsageError(f"cannot read {args.file}: {error.strerror}") from None
-    result = audit(lines)
+    result = audit(lines, get_rules(transcript_setup(lines).game))
     names = result.setup.shown_names
     if result.fault is not None:
         print(f"FAULT after {result.messages} messages: {result.fault.describe(names)} [{result.fault.kind}]")

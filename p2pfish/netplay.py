@@ -25,6 +25,7 @@ from p2pfish.botpeers import BotPeers
 from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
+from p2pfish.core.game import AnyRules
 from p2pfish.core.player import Player
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
@@ -49,7 +50,7 @@ from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.paths import state_dir, write_private_file
 from p2pfish.resumable import transcript_beside
-from p2pfish.session.session import Finished, Session, Stopped
+from p2pfish.session.session import Finished, Session, Stopped, stored_setup
 from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
 from p2pfish.session.store import SqliteStore, Store
 
@@ -67,9 +68,11 @@ class PeerVariant(Protocol):
 
     def lobby_host(self, game: str, options: dict[str, str], **kwargs: Any) -> LobbyHost: ...
 
-    def new_session(self, setup: GameSetup, seat: int, signer: Identity, store: Store, **kwargs: Any) -> Session: ...
+    def new_session(
+        self, setup: GameSetup, seat: int, signer: Identity, store: Store, *, rules: AnyRules, **kwargs: Any
+    ) -> Session: ...
 
-    def resume_session(self, store: Store, signer: Identity, **kwargs: Any) -> Session: ...
+    def resume_session(self, store: Store, signer: Identity, *, rules: AnyRules, **kwargs: Any) -> Session: ...
 
 
 class HonestPeer:
@@ -81,11 +84,13 @@ class HonestPeer:
     def lobby_host(self, game: str, options: dict[str, str], **kwargs: Any) -> LobbyHost:
         return LobbyHost(game, options, **kwargs)
 
-    def new_session(self, setup: GameSetup, seat: int, signer: Identity, store: Store, **kwargs: Any) -> Session:
-        return Session(setup, seat, signer, store, **kwargs)
+    def new_session(
+        self, setup: GameSetup, seat: int, signer: Identity, store: Store, *, rules: AnyRules, **kwargs: Any
+    ) -> Session:
+        return Session(setup, seat, signer, store, rules=rules, **kwargs)
 
-    def resume_session(self, store: Store, signer: Identity, **kwargs: Any) -> Session:
-        return Session.resume(store, signer, **kwargs)
+    def resume_session(self, store: Store, signer: Identity, *, rules: AnyRules, **kwargs: Any) -> Session:
+        return Session.resume(store, signer, rules=rules, **kwargs)
 
 
 HONEST = HonestPeer()
@@ -521,6 +526,7 @@ async def _play(
     too (host_endpoint)."""
     setup = table.setup
     try:
+        rules = get_rules(setup.game)
         path, store = _new_store(options, f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite")
     except BaseException:
         mesh.close()
@@ -538,7 +544,9 @@ async def _play(
             "host_at": host_at,
         },
     )
-    session = options.variant.new_session(setup, seat, identity, store, drop_after=options.timers.drop_after_s)
+    session = options.variant.new_session(
+        setup, seat, identity, store, rules=rules, drop_after=options.timers.drop_after_s
+    )
     return await _run(session, mesh, table.cards, options=options, path=path, store=store, front=front, host_at=host_at)
 
 
@@ -567,7 +575,8 @@ async def resume_game(
     if not isinstance(record, dict) or not {"cards", "curve_secret", "bot", "name"} <= set(record):
         raise UsageError(f"{store_path} holds no networked game to resume")
     identity = load_or_create(options.identity_dir)
-    session = options.variant.resume_session(store, identity, drop_after=options.timers.drop_after_s)
+    rules = get_rules(stored_setup(store)[0].game)
+    session = options.variant.resume_session(store, identity, rules=rules, drop_after=options.timers.drop_after_s)
     assert session.seat is not None
     if session.setup.roster[session.seat] != identity.public_bytes:
         raise UsageError("this game was played with another identity (use the same --identity-dir)")

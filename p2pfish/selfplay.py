@@ -16,7 +16,7 @@ from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Sh
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Known, Outcome, ShuffleRequest
 from p2pfish.core.player import Player, decision_for
-from p2pfish.core.wire import Json
+from p2pfish.core.wire import Json, fields_to_wire
 from p2pfish.games.registry import make_bot
 
 PLACEHOLDER_DIGEST = bytes(32)
@@ -100,16 +100,7 @@ class SelfplayResult:
     games_per_s: float
 
     def to_wire(self) -> dict[str, Json]:
-        return {
-            "game": self.game,
-            "players": self.players,
-            "games": self.games,
-            "seed": self.seed,
-            "bots": list(self.bots),
-            "wins": list(self.wins),
-            "mean_score": list(self.mean_score),
-            "games_per_s": self.games_per_s,
-        }
+        return fields_to_wire(self)
 
 
 def bot_kinds_for(players: int, kinds: Sequence[str]) -> tuple[str, ...]:

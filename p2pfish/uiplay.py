@@ -125,7 +125,9 @@ class TableController(SessionWindow):
                 for line in self.news():
                     self.app.log(line)
             elif isinstance(event, Finished):
-                verdict = "Audit: " + ("verified." if audit(self.session.transcript()).verified else "FAILED.")
+                verdict = "Audit: " + (
+                    "verified." if audit(self.session.transcript(), self.session.rules).verified else "FAILED."
+                )
                 self.app.game_over(event.outcome.winners, verdict)
             elif isinstance(event, Stopped):
                 self.app.stopped(f"The game stopped: {event.fault.describe(self.names)}")
@@ -221,7 +223,7 @@ class UiFrontend:
             for line in self._window.news():
                 self.app.log(line)
         elif isinstance(event, Finished) and self._session is not None:
-            result = audit(self._session.transcript())
+            result = audit(self._session.transcript(), self._session.rules)
             verdict = (
                 "Audit: every signature, commitment and random draw verified."
                 if result.verified

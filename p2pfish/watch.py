@@ -38,7 +38,7 @@ def watch_game(game_id: str, bots: int, seed: int | None, pace: float = 0.0, *, 
     bots_by_seat = [make_bot(kind, rules.id, random.Random(rng.getrandbits(64))) for kind in kinds]
     signers = [Identity.generate() for _ in range(players)]
     setup = GameSetup.create(rules.id, {}, tuple(s.public_bytes for s in signers), names)
-    table = MemoryTable(setup, signers, bots_by_seat, rng=rng)
+    table = MemoryTable(setup, signers, bots_by_seat, rules=rules, rng=rng)
     print(f"{rules.title}, {players} peers in this process, seed {seed}, session {setup.session_id.hex()[:16]}")
     narrator = _Narrator(table.sessions[0], names, kit_for(rules.id), pace)
     table.start()
@@ -90,7 +90,7 @@ def _finish(session: Session, names: tuple[str, ...]) -> int:
     print("Winner: " + " and ".join(names[s] for s in outcome.winners))
     path = Path(tempfile.gettempdir()) / f"p2pfish-{session.session_id.hex()[:16]}.jsonl"
     write_private_file(path, b"\n".join(session.transcript()) + b"\n", "transcript")
-    result = audit(session.transcript())
+    result = audit(session.transcript(), session.rules)
     verdict = "every signature, commitment and draw verified" if result.verified else "AUDIT FAILED"
     print(f"Audit: {verdict}. Transcript: {path} (check it with: p2pfish verify {path})")
     return 0 if result.verified else 1

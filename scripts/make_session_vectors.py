@@ -19,7 +19,7 @@ from pathlib import Path
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.registry import make_bot
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.session import bodies
 from p2pfish.session.envelope import GENESIS, seal
 from p2pfish.session.memory_table import MemoryTable
@@ -64,7 +64,9 @@ def write_transcript() -> None:
     keys = tuple(identity.public_bytes for identity in identities(2))
     setup = GameSetup.create("fishnstones", {}, keys, ("ann", "bob"))
     rng = random.Random(1)
-    table = MemoryTable(setup, identities(2), [RandomBot(rng) for _ in range(2)], rng=random.Random(2))
+    table = MemoryTable(
+        setup, identities(2), [RandomBot(rng) for _ in range(2)], rules=get_rules(setup.game), rng=random.Random(2)
+    )
     table.run()
     session = table.sessions[0]
     outcome = session.outcome()
@@ -144,7 +146,7 @@ def play_bots(vector: GameVector, seed: int) -> Session:
     keys = tuple(identity.public_bytes for identity in signers)
     setup = GameSetup.create(vector.game, vector.options, keys, NAMES[: vector.players])
     bots = [make_bot("greedy", vector.game, random.Random(100 * seed + seat)) for seat in range(vector.players)]
-    table = MemoryTable(setup, signers, bots, rng=random.Random(seed))
+    table = MemoryTable(setup, signers, bots, rules=get_rules(setup.game), rng=random.Random(seed))
     table.run()
     session = table.sessions[0]
     assert session.outcome() is not None and session.fault is None

@@ -21,7 +21,7 @@ from p2pfish.core.game import AnyRules, Known, Outcome
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.game import Game
-from p2pfish.games.registry import make_bot
+from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.selfplay import Step, play_game
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
@@ -88,7 +88,7 @@ def random_table(
     shown = tuple(names) if names is not None else tuple(f"p{seat}" for seat in range(players))
     setup = GameSetup.create(game, dict(options or {}), tuple(s.public_bytes for s in signers), shown)
     rng = random.Random(seed)
-    return MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed))
+    return MemoryTable(setup, signers, [RandomBot(rng)] * players, rng=random.Random(seed), rules=get_rules(setup.game))
 
 
 def sent(action: Action) -> bool:

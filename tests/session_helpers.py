@@ -22,6 +22,7 @@ from p2pfish.core.player import Decision, Player
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.fishnstones.rules import RULES
+from p2pfish.games.registry import get_rules
 from p2pfish.session import runner
 from p2pfish.session.envelope import Envelope, open_envelope, seal
 from p2pfish.session.memory_table import MemoryTable
@@ -66,6 +67,7 @@ def run_table(
         random_players(players, random.Random(seed * 31 + 7)),
         rng=random.Random(seed),
         duplicate=duplicate,
+        rules=get_rules((setup or make_setup(ids, options)).game),
     )
     table.run()
     return table
@@ -188,14 +190,15 @@ class Net:
         self.rng = random.Random(seed)
         self.choice_rng = random.Random(seed * 7919 + 1)
         self.duplicate = duplicate
-        self.session_options = session_options
+        self.session_options = {"rules": get_rules(self.setup.game), **session_options}
         self.stops = stops
         """False: stop reports are kept off the network (in `self.reports`), so that every honest peer
         has to find a fault by itself."""
         self.reports: list[tuple[int, bytes]] = []
         self.stores: list[Store] = list(stores) if stores is not None else [MemoryStore() for _ in range(players)]
         self.sessions = [
-            Session(self.setup, seat, self.ids[seat], self.stores[seat], **session_options) for seat in range(players)
+            Session(self.setup, seat, self.ids[seat], self.stores[seat], **self.session_options)
+            for seat in range(players)
         ]
         self.bots = random_players(players, self.choice_rng)
         self.overrides: dict[int, Override] = {}

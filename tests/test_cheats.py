@@ -9,7 +9,7 @@ from conformance_helpers import random_table
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import UsageError
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.registry import GAMES as REGISTERED
+from p2pfish.games.registry import GAME_IDS, get_rules
 from p2pfish.session.audit import audit
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES, open_envelope
 from p2pfish.session.memory_table import MemoryTable
@@ -26,7 +26,7 @@ from p2pfish.tools.cheats import (
 )
 
 CHEAT = 1
-GAMES = tuple(game.id for game in REGISTERED)
+GAMES = GAME_IDS
 SESSION_KINDS = [kind for kind in KINDS if kind not in HOST_KINDS + PROCESS_KINDS]
 """The host's lobby attacks are tested in tests/test_session_identity.py and over the network; the attacks on
 a peer's process in tests/test_net_cheats.py."""
@@ -39,7 +39,8 @@ def cheat_table(game: str, kind: str, players: int = 3, seed: int = 1) -> Memory
     table = random_table(game, players, seed)
     cheat = Cheat(CHEAT, kind)
     table.sessions = [
-        make_session(cheat, table.setup, seat, signer, table.stores[seat]) for seat, signer in enumerate(signers)
+        make_session(cheat, table.setup, seat, signer, table.stores[seat], rules=get_rules(table.setup.game))
+        for seat, signer in enumerate(signers)
     ]
     return table
 
@@ -63,7 +64,7 @@ def test_every_cheat_is_caught_by_every_honest_peer(game: str, kind: str) -> Non
         assert session.outcome() is None
         own = [raw for raw in session.transcript()[1:] if open_envelope(raw).seat == session.seat]
         assert all(len(raw) <= MAX_MESSAGE_BYTES for raw in own), "its stop report fits, whatever it quotes"
-        replayed = audit(session.transcript())
+        replayed = audit(session.transcript(), session.rules)
         assert replayed.fault is None or replayed.fault.seat in (None, CHEAT), "its log blames no honest seat"
         if kind in PASS_KINDS:
             assert not any(isinstance(entry.action, Dealt) for entry in session.log), "caught before any deal"

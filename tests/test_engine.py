@@ -17,7 +17,7 @@ from p2pfish.core.actions import Action
 from p2pfish.core.plain import plain
 from p2pfish.core.player import Player, PlaysBy, decision_for
 from p2pfish.games.game import Game
-from p2pfish.games.registry import GAMES, game_of
+from p2pfish.games.registry import game_of, games
 from p2pfish.launcher import main
 from p2pfish.selfplay import Step, play_game
 
@@ -66,7 +66,7 @@ class Table:
         assert self.engine_steps, "the engine's seat never decided"
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.id)
+@pytest.mark.parametrize("game", games(), ids=lambda game: game.id)
 def test_the_example_engine_plays_a_whole_game_of_each_game(game: Game) -> None:
     table = Table(game, FIRST_LEGAL, players=3)
     table.play()
@@ -182,7 +182,7 @@ def test_the_engine_is_told_quit_with_the_outcome_and_sees_no_other_seats_hand(t
     assert others and not [label for label in others if f'"{label}"' in first]
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.id)
+@pytest.mark.parametrize("game", games(), ids=lambda game: game.id)
 def test_every_seats_view_at_every_step_of_a_game_is_plain_json(game: Game) -> None:
     rules = game.rules
     encoded = 0

@@ -13,7 +13,7 @@ import pytest
 
 from p2pfish.bots.engine_protocol import read_move, read_ready
 from p2pfish.core.wire import Json
-from p2pfish.games.registry import GAMES
+from p2pfish.games.registry import games
 from p2pfish.tools.engine_examples import ENGINE_MD, examples_in, examples_markdown
 
 ROOT = Path(__file__).parent.parent
@@ -33,7 +33,7 @@ def test_the_examples_are_what_the_code_makes() -> None:
     assert examples_in(TEXT) == examples_markdown(), "run: python -m p2pfish.tools.engine_examples --write"
 
 
-@pytest.mark.parametrize("game", [game.id for game in GAMES])
+@pytest.mark.parametrize("game", [game.id for game in games()])
 def test_every_answer_of_the_examples_names_the_last_legal_move(game: str) -> None:
     lines = example_lines(game)
     kinds = [json.loads(raw).get("type") for who, raw in lines if who == ">"]
@@ -53,7 +53,7 @@ def documented_fields(game: str) -> list[str]:
     return re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE)
 
 
-@pytest.mark.parametrize("game", [game.id for game in GAMES])
+@pytest.mark.parametrize("game", [game.id for game in games()])
 def test_each_games_view_table_lists_exactly_its_view_fields_in_order(game: str) -> None:
     views: list[dict[str, Json]] = [json.loads(raw)["view"] for who, raw in example_lines(game)[2:-1:2]]
     assert all(list(view) == list(views[0]) for view in views)
@@ -69,7 +69,7 @@ if shutil.which("jq") and shutil.which("sh"):
 def test_the_example_engines_answer_the_documented_requests(command: str) -> None:
     """Fed a game's lines of ENGINE.md, an example engine says ready, answers each request with its first
     legal move, and exits at quit."""
-    for game in GAMES:
+    for game in games():
         lines = example_lines(game.id)
         requests = b"".join(raw + b"\n" for who, raw in lines if who == ">")
         done = subprocess.run(command.split(), input=requests, capture_output=True, timeout=30, check=False)

@@ -20,7 +20,7 @@ from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Player
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.registry import game_of
+from p2pfish.games.registry import game_of, get_rules
 from p2pfish.launcher import main
 from p2pfish.net.node import HEARTBEAT, NodeTimers, PeerNode
 from p2pfish.net.transport import LoopbackHub
@@ -75,7 +75,12 @@ def test_a_peer_keeps_heartbeating_while_its_engine_thinks() -> None:
     timers = NodeTimers(heartbeat_s=0.02, resend_after_s=0.05, linger_s=0.3)
     players: list[Player] = [RandomBot(Random(0)), timed, RandomBot(Random(2))]
     nodes = [
-        PeerNode(Session(setup, seat, SIGNERS[seat], MemoryStore()), hub.endpoints[seat], players[seat], timers=timers)
+        PeerNode(
+            Session(setup, seat, SIGNERS[seat], MemoryStore(), rules=get_rules(setup.game)),
+            hub.endpoints[seat],
+            players[seat],
+            timers=timers,
+        )
         for seat in range(3)
     ]
 

@@ -35,6 +35,7 @@ from p2pfish.games.fishfish.rules import (
     View,
     peche_purpose,
 )
+from p2pfish.games.registry import get_rules
 from p2pfish.selfplay import play_game
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
@@ -708,7 +709,9 @@ def test_a_game_through_the_session_keeps_closed_pecheur_cards_secret_and_audits
             return legal[0]  # often no bet, so that some Pêche cards stay closed
         return rng.choice(legal)
 
-    table = RecordingTable(setup, signers, [PlaysBy(chooser)] * players, rng=random.Random(3), duplicate=0.05)
+    table = RecordingTable(
+        setup, signers, [PlaysBy(chooser)] * players, rules=RULES, rng=random.Random(3), duplicate=0.05
+    )
     views: list[list[View]] = [[] for _ in range(players)]
     table.start()
     while table.step():
@@ -720,7 +723,7 @@ def test_a_game_through_the_session_keeps_closed_pecheur_cards_secret_and_audits
     assert all(s.finished and s.fault is None for s in sessions), [s.fault for s in sessions]
     outcomes = {str(s.outcome()) for s in sessions}
     assert len(outcomes) == 1
-    result = audit(sessions[0].transcript())
+    result = audit(sessions[0].transcript(), sessions[0].rules)
     assert result.verified and str(result.outcome) in outcomes
 
     log = sessions[0].log
@@ -767,7 +770,9 @@ def test_through_the_session_a_closed_third_prise_is_blamed_at_the_end() -> None
             return legal[0]
         return rng.choice(legal)
 
-    table = MemoryTable(setup, signers, [None, PlaysBy(chooser), PlaysBy(chooser)], rng=random.Random(8))
+    table = MemoryTable(
+        setup, signers, [None, PlaysBy(chooser), PlaysBy(chooser)], rng=random.Random(8), rules=get_rules(setup.game)
+    )
     cheater = table.sessions[0]
     table.start()
     for _ in range(100_000):
@@ -788,6 +793,6 @@ def test_through_the_session_a_closed_third_prise_is_blamed_at_the_end() -> None
         assert session.fault is not None
         assert (session.fault.seat, session.fault.kind) == (0, "illegal"), session.fault
         assert "third Prise in round 1" in session.fault.reason
-    result = audit(table.sessions[1].transcript())
+    result = audit(table.sessions[1].transcript(), table.sessions[1].rules)
     assert not result.verified
     assert result.fault is not None and result.fault.seat == 0

@@ -19,7 +19,7 @@ import pytest
 from p2pfish.core.actions import Action, Dealt, Shuffled
 from p2pfish.core.wire import Json
 from p2pfish.games.game import Game
-from p2pfish.games.registry import GAMES, make_bot
+from p2pfish.games.registry import games, make_bot
 from p2pfish.selfplay import Step, play_game
 
 FOLDER = Path(__file__).parent / "golden"
@@ -98,7 +98,7 @@ def decode(game: Game, wire: Json) -> Action:
     return game.rules.decode_action(wire)
 
 
-BY_GAME = [pytest.param(game, id=game.id) for game in GAMES]
+BY_GAME = [pytest.param(game, id=game.id) for game in games()]
 
 
 @pytest.mark.parametrize("game", BY_GAME)

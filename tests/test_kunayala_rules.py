@@ -988,5 +988,5 @@ def test_a_game_through_the_session_deals_each_colour_privately_and_audits_clean
     assert len(outcomes) == 1
     final = game.sessions[0].state
     assert final.colours == tuple(str(s.known()[card_name("colours", seat)]) for seat, s in enumerate(game.sessions))
-    result = audit(game.sessions[0].transcript())
+    result = audit(game.sessions[0].transcript(), game.sessions[0].rules)
     assert result.verified and str(result.outcome) in outcomes

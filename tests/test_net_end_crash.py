@@ -10,6 +10,7 @@ from random import Random
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.net.node import MESSAGE, NodeTimers, PeerNode
 from p2pfish.net.transport import LoopbackEndpoint, LoopbackHub
 from p2pfish.session.audit import audit
@@ -65,9 +66,11 @@ def test_a_peer_killed_in_the_end_exchange_and_restarted_after_the_linger_finish
     def node(seat: int, session: Session, mesh: object) -> PeerNode:
         return PeerNode(session, mesh, RandomBot(Random(seat)), timers=timers)  # type: ignore[arg-type]
 
-    sessions = [Session(setup, seat, SIGNERS[seat], MemoryStore(), drop_after=TABLE_TIMEOUT_S) for seat in range(2)]
+    sessions = [
+        Session(setup, seat, SIGNERS[seat], MemoryStore(), rules=RULES, drop_after=TABLE_TIMEOUT_S) for seat in range(2)
+    ]
     crashing = CrashAtTheEnd(hub.endpoints[2])
-    victim = Session(setup, 2, SIGNERS[2], SqliteStore(store_path, new=True), drop_after=TABLE_TIMEOUT_S)
+    victim = Session(setup, 2, SIGNERS[2], SqliteStore(store_path, new=True), rules=RULES, drop_after=TABLE_TIMEOUT_S)
 
     async def scenario() -> Session:
         others = [asyncio.ensure_future(node(seat, sessions[seat], hub.endpoints[seat]).run()) for seat in range(2)]
@@ -79,7 +82,7 @@ def test_a_peer_killed_in_the_end_exchange_and_restarted_after_the_linger_finish
         await asyncio.sleep(RESTART_AFTER_S)  # the restart comes this long after the crash, on purpose
         endpoint = hub.endpoints[2]
         endpoint.inbox, endpoint.closed = asyncio.Queue(), False
-        restarted = Session.resume(SqliteStore(store_path), SIGNERS[2], drop_after=TABLE_TIMEOUT_S)
+        restarted = Session.resume(SqliteStore(store_path), SIGNERS[2], rules=RULES, drop_after=TABLE_TIMEOUT_S)
         await asyncio.wait_for(node(2, restarted, endpoint).run(), 30)
         await asyncio.wait_for(asyncio.gather(*others), 30)
         return restarted
@@ -87,5 +90,5 @@ def test_a_peer_killed_in_the_end_exchange_and_restarted_after_the_linger_finish
     restarted = asyncio.run(scenario())
     assert restarted.fault is None, restarted.fault
     assert restarted.finished and all(s.finished and s.fault is None for s in sessions)
-    assert audit(restarted.transcript()).verified
+    assert audit(restarted.transcript(), RULES).verified
     assert len({str(s.outcome()) for s in (*sessions, restarted)}) == 1

@@ -13,6 +13,7 @@ import zmq
 import zmq.asyncio
 
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import get_rules
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import HEARTBEAT, NodeTimers, PeerNode
 from p2pfish.session.session import Session
@@ -61,7 +62,7 @@ def test_a_peer_keeps_beating_while_a_seat_streams_small_frames_at_it() -> None:
             broadcast(frames)
 
         mesh.broadcast = counting  # type: ignore[method-assign]
-        session = Session(setup, 0, IDS[0], MemoryStore())
+        session = Session(setup, 0, IDS[0], MemoryStore(), rules=get_rules(setup.game))
         node = PeerNode(session, mesh, None, timers=NodeTimers(drop_after_s=1e9, silent_after_s=1e9))
         thread = threading.Thread(target=flood, args=(mesh.endpoint,))
         run = asyncio.create_task(node.run())

@@ -12,6 +12,7 @@ from secrecy_helpers import finished_match, strings
 
 from p2pfish.core.actions import Dealt, RevealCard
 from p2pfish.games.kingfish.rules import PlayLine
+from p2pfish.games.registry import get_rules
 from p2pfish.session.audit import read_setup
 from p2pfish.session.envelope import open_envelope
 from p2pfish.session.session import Session
@@ -27,7 +28,7 @@ class Dealing:
 
     def __init__(self, lines: list[bytes]) -> None:
         setup = read_setup(lines[0])
-        observer = Session(setup, None, None, MemoryStore())
+        observer = Session(setup, None, None, MemoryStore(), rules=get_rules(setup.game))
         for raw in lines[1:]:
             if open_envelope(raw).body.get("type") != "end":
                 observer.receive(raw)

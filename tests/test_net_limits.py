@@ -29,6 +29,7 @@ import zmq.asyncio
 from p2pfish.cli import main
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import get_rules
 from p2pfish.net import lobby, lobbylink
 from p2pfish.net.guard import HANDSHAKE_S
 from p2pfish.net.joincode import new_join_code
@@ -75,7 +76,7 @@ class SilentMesh:
 def seat_zero_node() -> PeerNode:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b"))
-    session = Session(setup, 0, signers[0], MemoryStore())
+    session = Session(setup, 0, signers[0], MemoryStore(), rules=get_rules(setup.game))
     return PeerNode(session, SilentMesh(), None, timers=NodeTimers())
 
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import get_rules
 from p2pfish.net.node import HEARTBEAT, MESSAGE, NodeTimers, PeerNode
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 from p2pfish.session.session import Session
@@ -43,7 +44,9 @@ def three_seats(timers: NodeTimers) -> tuple[PeerNode, QueueMesh]:
     roster = tuple(s.public_bytes for s in SIGNERS)
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b", "c"))
     mesh = QueueMesh()
-    return PeerNode(Session(setup, 0, SIGNERS[0], MemoryStore()), mesh, None, timers=timers), mesh
+    return PeerNode(
+        Session(setup, 0, SIGNERS[0], MemoryStore(), rules=get_rules(setup.game)), mesh, None, timers=timers
+    ), mesh
 
 
 def beat(node: PeerNode, **extra: object) -> list[bytes]:
@@ -84,7 +87,7 @@ def test_a_seat_named_for_its_silence_is_waited_for_once_it_is_back() -> None:
     clock = [0.0]
     roster = tuple(s.public_bytes for s in SIGNERS[:2])
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b"))
-    session = Session(setup, 0, SIGNERS[0], MemoryStore(), drop_after=3)
+    session = Session(setup, 0, SIGNERS[0], MemoryStore(), drop_after=3, rules=get_rules(setup.game))
 
     class TwoSeats(QueueMesh):
         def __init__(self) -> None:
@@ -93,7 +96,7 @@ def test_a_seat_named_for_its_silence_is_waited_for_once_it_is_back() -> None:
 
     node = PeerNode(session, TwoSeats(), None, timers=NodeTimers(drop_after_s=3), clock=lambda: clock[0])
     session.start()
-    other = Session(setup, 1, SIGNERS[1], MemoryStore())
+    other = Session(setup, 1, SIGNERS[1], MemoryStore(), rules=get_rules(setup.game))
     other.start()
     node.on_frames(1, [HEARTBEAT, json.dumps({"session": setup.session_id.hex(), "have": [0, 0]}).encode()])
     for raw in other.take_outbox():

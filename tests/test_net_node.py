@@ -12,6 +12,7 @@ from transport_helpers import RecordingTransport
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import get_rules
 from p2pfish.net.node import (
     AWAY,
     HEARTBEAT,
@@ -33,7 +34,9 @@ SIGNERS = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(3)]
 def node_at(clock: list[float], events: list[object], players: int = 2, **limits: float) -> PeerNode:
     roster = tuple(s.public_bytes for s in SIGNERS[:players])
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b", "c")[:players])
-    session = Session(setup, 0, SIGNERS[0], MemoryStore(), drop_after=limits.get("drop_after", 3))
+    session = Session(
+        setup, 0, SIGNERS[0], MemoryStore(), drop_after=limits.get("drop_after", 3), rules=get_rules(setup.game)
+    )
     timers = NodeTimers(silent_after_s=1, drop_after_s=3, away_s=100)
     mesh = RecordingTransport(tuple(range(1, players)))
     node = PeerNode(session, mesh, None, timers=timers, on_event=events.append, clock=lambda: clock[0])
@@ -43,7 +46,7 @@ def node_at(clock: list[float], events: list[object], players: int = 2, **limits
 
 def peer(node: PeerNode, seat: int = 1) -> Session:
     """Seat `seat` of the node's game, started: its first message (a commitment) is in its outbox."""
-    other = Session(node.session.setup, seat, SIGNERS[seat], MemoryStore())
+    other = Session(node.session.setup, seat, SIGNERS[seat], MemoryStore(), rules=get_rules(node.session.setup.game))
     other.start()
     return other
 
@@ -186,7 +189,7 @@ def test_messages_are_read_only_once_the_peer_showed_it_plays_this_game() -> Non
     clock, events = [0.0], list[object]()
     node = node_at(clock, events)
     other_game = GameSetup.create("fishnstones", {}, node.session.setup.roster, ("a", "b"))
-    peer = Session(other_game, 1, Identity.from_seed(bytes([2]) * 32), MemoryStore())
+    peer = Session(other_game, 1, Identity.from_seed(bytes([2]) * 32), MemoryStore(), rules=get_rules(other_game.game))
     peer.start()
     (first,) = peer.take_outbox()
     node.on_frames(1, [MESSAGE, first])
@@ -200,7 +203,7 @@ def test_a_message_held_before_the_heartbeat_is_read_after_it() -> None:
     clock, events = [0.0], list[object]()
     node = node_at(clock, events)
     setup = node.session.setup
-    peer = Session(setup, 1, Identity.from_seed(bytes([2]) * 32), MemoryStore())
+    peer = Session(setup, 1, Identity.from_seed(bytes([2]) * 32), MemoryStore(), rules=get_rules(setup.game))
     peer.start()
     (first,) = peer.take_outbox()
     node.on_frames(1, [MESSAGE, first])
@@ -276,7 +279,7 @@ class FloodMesh:
 def test_a_stream_of_small_frames_does_not_starve_the_heartbeats() -> None:
     roster = tuple(s.public_bytes for s in SIGNERS[:2])
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b"))
-    session = Session(setup, 0, SIGNERS[0], MemoryStore())
+    session = Session(setup, 0, SIGNERS[0], MemoryStore(), rules=get_rules(setup.game))
     payload = json.dumps({"session": setup.session_id.hex(), "have": [0, 0]}).encode()
     mesh = FloodMesh(payload, flood_s=0.6)
     node = PeerNode(session, mesh, None, timers=NodeTimers(heartbeat_s=0.02, drop_after_s=1e9))  # type: ignore[arg-type]
@@ -329,10 +332,10 @@ class FailingStore(MemoryStore):
 def run_with_failing_store(error: Exception) -> Session:
     roster = tuple(s.public_bytes for s in SIGNERS[:2])
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b"))
-    session = Session(setup, 0, SIGNERS[0], FailingStore(error))
+    session = Session(setup, 0, SIGNERS[0], FailingStore(error), rules=get_rules(setup.game))
     mesh = QueueMesh()
     node = PeerNode(session, mesh, None, timers=NodeTimers(heartbeat_s=0.01, linger_s=0))  # type: ignore[arg-type]
-    other = Session(setup, 1, SIGNERS[1], MemoryStore())
+    other = Session(setup, 1, SIGNERS[1], MemoryStore(), rules=get_rules(setup.game))
     other.start()
     mesh.frames.put_nowait((1, beat_with(node, [0, 0])))
     for raw in other.take_outbox():
@@ -357,13 +360,14 @@ def play_over_loopback(cut: tuple[int, int] | None = None) -> list[PeerNode]:
     """Three bot peer runners, each on an endpoint of one in-memory hub (with one link cut), to the end."""
     roster = tuple(s.public_bytes for s in SIGNERS)
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b", "c"))
+    rules = get_rules(setup.game)
     hub = LoopbackHub(3)
     if cut is not None:
         hub.cut(*cut)
     timers = NodeTimers(heartbeat_s=0.01, resend_after_s=0.02, relay_grace_s=0.02, linger_s=0.5)
     nodes = [
-        PeerNode(Session(setup, seat, SIGNERS[seat], MemoryStore()), hub.endpoints[seat], RandomBot(Random(seat)),
-                 timers=timers)
+        PeerNode(Session(setup, seat, SIGNERS[seat], MemoryStore(), rules=rules), hub.endpoints[seat],
+                 RandomBot(Random(seat)), timers=timers)
         for seat in range(3)
     ]  # fmt: skip
 

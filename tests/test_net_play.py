@@ -18,7 +18,7 @@ from conformance_helpers import sizes, wait_for
 from secrecy_helpers import finished_match, watch_store
 
 from p2pfish.games.game import Game
-from p2pfish.games.registry import GAMES
+from p2pfish.games.registry import games
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.session.audit import read_setup
 from p2pfish.tools.events import int_field, parse_event, text_field
@@ -43,7 +43,7 @@ def stored_messages(path: Path) -> int:
 
 @pytest.mark.parametrize(
     ("game", "players"),
-    [pytest.param(game, players, id=f"{game.id}-{players}p") for game in GAMES for players in sizes(game)],
+    [pytest.param(game, players, id=f"{game.id}-{players}p") for game in games() for players in sizes(game)],
 )
 def test_a_match_finishes_agreed_and_verified(game: Game, players: int) -> None:
     """Every game of the registry at every table size, between greedy and random peers."""

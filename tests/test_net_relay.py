@@ -14,6 +14,7 @@ from transport_helpers import RecordingTransport
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import get_rules
 from p2pfish.net import heads
 from p2pfish.net.node import HEARTBEAT, MESSAGE, NodeTimers, PeerNode
 from p2pfish.net.transport import LoopbackEndpoint, LoopbackHub
@@ -62,7 +63,9 @@ def play(players: int, hostile: int, rewrite: Callable[[int, list[bytes]], list[
     hub = LoopbackHub(players)
     nodes = []
     for seat in range(players):
-        session = Session(setup, seat, SIGNERS[seat], MemoryStore(), drop_after=FAST.drop_after_s)
+        session = Session(
+            setup, seat, SIGNERS[seat], MemoryStore(), drop_after=FAST.drop_after_s, rules=get_rules(setup.game)
+        )
         endpoint = hub.endpoints[seat]
         mesh = Hostile(endpoint, rewrite) if seat == hostile else endpoint
         nodes.append(PeerNode(session, mesh, RandomBot(Random(seat)), timers=FAST))
@@ -216,9 +219,10 @@ def test_a_peer_sends_each_of_its_messages_once_to_each_peer() -> None:
     roster = tuple(s.public_bytes for s in SIGNERS[:3])
     setup = GameSetup.create("fishnstones", {}, roster, ("a", "b", "c"))
     hub = LoopbackHub(3)
+    rules = get_rules(setup.game)
     nodes = [
-        PeerNode(Session(setup, seat, SIGNERS[seat], MemoryStore()), hub.endpoints[seat], RandomBot(Random(seat)),
-                 timers=NodeTimers(heartbeat_s=0.01, linger_s=0.3))
+        PeerNode(Session(setup, seat, SIGNERS[seat], MemoryStore(), rules=rules), hub.endpoints[seat],
+                 RandomBot(Random(seat)), timers=NodeTimers(heartbeat_s=0.01, linger_s=0.3))
         for seat in range(3)
     ]  # fmt: skip
 

@@ -11,6 +11,7 @@ from typing import Any
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import get_rules
 from p2pfish.net.node import HEARTBEAT, NodeTimers, PeerNode
 from p2pfish.net.transport import LoopbackHub
 from p2pfish.session.session import Session
@@ -43,9 +44,14 @@ def test_a_slow_bot_does_not_delay_its_peers_heartbeats() -> None:
     hub = LoopbackHub(2)
     timers = NodeTimers(heartbeat_s=HEARTBEAT_S, resend_after_s=0.1, drop_after_s=1e9)
     slow = SlowBot()
-    thinker = PeerNode(Session(setup, 0, SIGNERS[0], MemoryStore()), hub.endpoints[0], slow, timers=timers)
+    thinker = PeerNode(
+        Session(setup, 0, SIGNERS[0], MemoryStore(), rules=get_rules(setup.game)), hub.endpoints[0], slow, timers=timers
+    )
     listener = PeerNode(
-        Session(setup, 1, SIGNERS[1], MemoryStore()), hub.endpoints[1], RandomBot(Random(2)), timers=timers
+        Session(setup, 1, SIGNERS[1], MemoryStore(), rules=get_rules(setup.game)),
+        hub.endpoints[1],
+        RandomBot(Random(2)),
+        timers=timers,
     )
     beats: list[float] = []
     on_frames = listener.on_frames

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from p2pfish.crypto.identity import Identity
-from p2pfish.session.audit import audit
+from p2pfish.games.registry import get_rules
+from p2pfish.session.audit import audit, transcript_setup
 from p2pfish.session.envelope import open_envelope, seal
 from p2pfish.session.setup import GameSetup
 
@@ -40,7 +41,7 @@ TRANSCRIPTS = ("fishnstones_2p", "kunayala_2p", "fishfish_3p", "kingfish_2p")
 def test_transcript_vector_verifies_with_its_recorded_outcome(name: str) -> None:
     expected = json.loads((VECTORS / f"transcript_{name}.expected.json").read_text())
     lines = (VECTORS / f"transcript_{name}.jsonl").read_bytes().splitlines()
-    result = audit(lines)
+    result = audit(lines, get_rules(transcript_setup(lines).game))
     assert result.fault is None
     assert result.verified
     assert result.setup.game == name.split("_", maxsplit=1)[0]

@@ -11,7 +11,7 @@ from p2pfish.bots import BOT_KINDS, LEVELS
 from p2pfish.bots.search import Budget, SearchBot
 from p2pfish.cli import main
 from p2pfish.core.actions import Action
-from p2pfish.games.registry import GAMES, game_of, make_bot
+from p2pfish.games.registry import GAME_IDS, game_of, make_bot
 from p2pfish.selfplay import play_game
 
 
@@ -43,7 +43,7 @@ def a_decision(game_id: str, after: int = 3) -> StopAtDecision:
     return stopped.value
 
 
-@pytest.mark.parametrize("game_id", [game.id for game in GAMES])
+@pytest.mark.parametrize("game_id", list(GAME_IDS))
 def test_the_search_bot_picks_a_legal_move_in_every_game(game_id: str) -> None:
     decision = a_decision(game_id)
     bot = make_bot("search", game_id, random.Random(1), budget=Budget(iterations=6))

@@ -21,6 +21,7 @@ from p2pfish.core.wire import Json
 from p2pfish.crypto.encoding import length_prefixed
 from p2pfish.crypto.identity import Identity, verify
 from p2pfish.games.fishnstones.rules import RULES
+from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.envelope import (
     GENESIS,
@@ -31,7 +32,7 @@ from p2pfish.session.envelope import (
     open_envelope,
     seal,
 )
-from p2pfish.session.session import Session
+from p2pfish.session.session import Session, stored_setup
 from p2pfish.session.store import MemoryStore
 
 VECTORS = Path(__file__).parent.parent / "protocol" / "vectors"
@@ -269,7 +270,7 @@ def fuzz_point() -> tuple[Net, int, bytes]:
 def fresh_watcher() -> tuple[Session, Net, bytes]:
     net, watcher, move = fuzz_point()
     store = copy.deepcopy(net.stores[watcher])
-    session = Session.resume(store, net.ids[watcher])
+    session = Session.resume(store, net.ids[watcher], rules=get_rules(stored_setup(store)[0].game))
     assert session.fault is None and session.waiting_for() == (FUZZ_AUTHOR,)
     assert isinstance(store, MemoryStore)
     return session, net, move

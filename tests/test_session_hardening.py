@@ -6,11 +6,12 @@ from conformance_helpers import random_table
 
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
+from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.chains import MAX_AHEAD, MAX_AHEAD_BYTES
 from p2pfish.session.envelope import MAX_DEPTH, MAX_MESSAGE_BYTES, MAX_VALUES, seal
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import Session
+from p2pfish.session.session import Session, stored_setup
 from p2pfish.session.store import MemoryStore
 
 
@@ -63,12 +64,12 @@ def test_a_peer_that_stopped_stays_stopped_when_it_restarts() -> None:
         game.step()
     stores = [MemoryStore() for _ in range(3)]
     signer = Identity.from_seed(bytes([1]) * 32)
-    peer = Session(game.setup, 0, signer, stores[0], slow_after=1, drop_after=2)
+    peer = Session(game.setup, 0, signer, stores[0], slow_after=1, drop_after=2, rules=get_rules(game.setup.game))
     peer.start()
     peer.tick(100.0)
     peer.tick(103.0)
     assert peer.fault is not None and peer.fault.kind == "timeout"
-    again = Session.resume(stores[0], signer)
+    again = Session.resume(stores[0], signer, rules=get_rules(stored_setup(stores[0])[0].game))
     assert again.fault is not None and again.fault.kind == "timeout" and "before it restarted" in again.fault.reason
     assert again.decision() is None and again.take_outbox() == []
 

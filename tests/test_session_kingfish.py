@@ -33,7 +33,7 @@ def test_a_whole_game_ends_agreed_and_every_round_deck_is_audited() -> None:
     assert all(s.finished and s.fault is None for s in game.sessions)
     assert len({str(s.outcome()) for s in game.sessions}) == 1
     assert sorted(game.sessions[0].decks) == ["round-1", "round-2"]
-    result = audit(game.sessions[0].transcript())
+    result = audit(game.sessions[0].transcript(), game.sessions[0].rules)
     assert result.verified and str(result.outcome) == str(game.sessions[0].outcome())
 
 
@@ -73,7 +73,7 @@ class Cheater(Session):
 def play_with_cheater(kind: str, tamper: Tamper, players: int = 3) -> tuple[list[Session], Cheater]:
     game = table(players)
     signer = Identity.from_seed(bytes([CHEAT + 1]) * 32)
-    cheater = Cheater(game.setup, CHEAT, signer, game.stores[CHEAT], kind=kind, tamper=tamper)
+    cheater = Cheater(game.setup, CHEAT, signer, game.stores[CHEAT], rules=RULES, kind=kind, tamper=tamper)
     game.sessions[CHEAT] = cheater
     game.run()
     assert cheater.cheated, "the cheat was tried"

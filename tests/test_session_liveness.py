@@ -119,7 +119,10 @@ def _draw_waiting_for_seat_one() -> tuple[Session, Session, Identity]:
     """A two-seat Fish'n'Stones game at its first draw: both committed, seat 0 revealed, seat 1 owes its reveal."""
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b"))
-    honest, other = (Session(setup, seat, signers[seat], MemoryStore(), drop_after=30) for seat in range(2))
+    honest, other = (
+        Session(setup, seat, signers[seat], MemoryStore(), drop_after=30, rules=get_rules(setup.game))
+        for seat in range(2)
+    )
     honest.start()
     other.start()
     for raw in other.take_outbox():

@@ -24,6 +24,7 @@ from p2pfish.core.wire import Json, Scalar, str_field
 from p2pfish.crypto.commitment import check_opening
 from p2pfish.crypto.randomness import contribution_purpose, draw, joint_seed, next_draw_purpose
 from p2pfish.games.fishnstones.rules import RULES
+from p2pfish.games.registry import get_rules
 from p2pfish.session.bodies import hex_field, turn_of
 from p2pfish.session.session import ChatReceived, Finished, Session
 from p2pfish.session.store import MemoryStore
@@ -81,7 +82,7 @@ def test_observer_of_shuffled_transcript_reaches_same_outcome(players: int, seed
     header, *lines = peer.transcript()
     assert json.loads(header)["setup"] == table.setup.to_wire()
     random.Random(seed).shuffle(lines)
-    observer = Session(table.setup, None, None, MemoryStore())
+    observer = Session(table.setup, None, None, MemoryStore(), rules=get_rules(table.setup.game))
     for line in lines:
         observer.receive(line)
     assert observer.fault is None, observer.fault
@@ -96,7 +97,7 @@ def test_observer_does_not_finish_on_a_partial_transcript() -> None:
     table = run_table(3, 40)
     lines = table.sessions[0].transcript()[1:]
     ends = [line for line in lines if body_of(line)["type"] == "end"]
-    observer = Session(table.setup, None, None, MemoryStore())
+    observer = Session(table.setup, None, None, MemoryStore(), rules=get_rules(table.setup.game))
     for line in lines:
         if line != ends[-1]:
             observer.receive(line)
@@ -379,7 +380,7 @@ def test_every_peer_relays_so_a_dead_link_does_not_stop_the_game(seed: int) -> N
 
 def test_an_observer_does_not_relay() -> None:
     table = run_table(2, 112)
-    observer = Session(table.setup, None, None, MemoryStore())
+    observer = Session(table.setup, None, None, MemoryStore(), rules=get_rules(table.setup.game))
     for line in table.sessions[0].transcript()[1:]:
         observer.receive(line)
     assert observer.finished

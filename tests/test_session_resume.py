@@ -25,11 +25,12 @@ from session_helpers import (
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.player import Decision
-from p2pfish.games.fishnstones.rules import Bait
+from p2pfish.games.fishnstones.rules import RULES, Bait
+from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.core import MAX_WAITING
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import Session
+from p2pfish.session.session import Session, stored_setup
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, SqliteStore, Store
 
@@ -42,7 +43,7 @@ def crash_and_resume(net: Net, seat: int, store: Store | None = None) -> tuple[l
     net.in_flight = [message for message in net.in_flight if message[0] != seat]
     store = net.stores[seat] if store is None else store
     net.stores[seat] = store
-    session = Session.resume(store, net.ids[seat])
+    session = Session.resume(store, net.ids[seat], rules=get_rules(stored_setup(store)[0].game))
     net.sessions[seat] = session
     net.collect(seat)
     for other in range(net.players):
@@ -191,7 +192,7 @@ def test_resume_from_sqlite_after_closing_and_reopening(tmp_path: Path, seed: in
     # the finished game is on disk too: a second resume finds it finished and sends nothing new
     signed = net.sessions[seat].own_messages()
     reopened.close()
-    again = Session.resume(SqliteStore(path), net.ids[seat])
+    again = Session.resume(SqliteStore(path), net.ids[seat], rules=get_rules(stored_setup(SqliteStore(path))[0].game))
     assert again.finished
     assert again.outcome() == net.sessions[0].outcome()
     assert again.own_messages() == signed
@@ -301,7 +302,7 @@ def test_every_way_an_own_message_leaves_the_peer_commits_it_first(tmp_path: Pat
     ]
     for number, way in enumerate(ways):
         path = tmp_path / f"{number}.sqlite"
-        session = Session(setup, 0, ids[0], SqliteStore(path))
+        session = Session(setup, 0, ids[0], SqliteStore(path), rules=get_rules(setup.game))
         session.start()
         assert committed_messages(path) == []  # signed, not yet on its way
         sent = way(session)
@@ -321,7 +322,9 @@ def test_the_store_is_synced_once_when_the_game_finishes() -> None:
     """The others may leave once this peer's heartbeats show it holds everything: what it received last is put on
     disk then, since nobody would be left to send it again."""
     stores = [SyncCounting(), SyncCounting()]
-    table = MemoryTable(make_setup_of(2), identities(2), random_players(2, random.Random(3)), stores=stores)
+    table = MemoryTable(
+        make_setup_of(2), identities(2), random_players(2, random.Random(3)), stores=stores, rules=RULES
+    )
     table.run()
     for store, session in zip(stores, table.sessions, strict=True):
         assert session.finished
@@ -357,15 +360,15 @@ def test_a_store_of_another_game_or_seat_is_refused() -> None:
     net.start()
     store = net.stores[0]
     with pytest.raises(MalformedInput):
-        Session(net.setup, 1, net.ids[1], store)
+        Session(net.setup, 1, net.ids[1], store, rules=get_rules(net.setup.game))
     other = Net(2, 651)
     with pytest.raises(MalformedInput):
-        Session(other.setup, 0, net.ids[0], store)
+        Session(other.setup, 0, net.ids[0], store, rules=get_rules(other.setup.game))
 
 
 def test_resume_of_an_empty_store_is_refused() -> None:
     with pytest.raises(MalformedInput):
-        Session.resume(MemoryStore(), None)
+        Session.resume(MemoryStore(), None, rules=get_rules(stored_setup(MemoryStore())[0].game))
 
 
 def test_observer_resumes_too() -> None:
@@ -373,11 +376,11 @@ def test_observer_resumes_too() -> None:
     net.start()
     net.run()
     store = MemoryStore()
-    observer = Session(net.setup, None, None, store)
+    observer = Session(net.setup, None, None, store, rules=get_rules(net.setup.game))
     for raw in net.sessions[0].accepted:
         observer.receive(raw)
     assert observer.finished
-    again = Session.resume(store, None)
+    again = Session.resume(store, None, rules=get_rules(stored_setup(store)[0].game))
     assert again.finished
     assert again.log == observer.log
 
@@ -400,7 +403,7 @@ def test_a_peer_that_caught_a_cheater_still_blames_it_after_a_restart() -> None:
     for seat in (0, 2):
         fault = net.sessions[seat].fault
         assert fault is not None and (fault.seat, fault.kind) == (cheater, "illegal")
-        again = Session.resume(net.stores[seat], net.ids[seat])
+        again = Session.resume(net.stores[seat], net.ids[seat], rules=get_rules(stored_setup(net.stores[seat])[0].game))
         assert again.fault is not None
         assert (again.fault.seat, again.fault.kind, again.fault.evidence) == (cheater, "illegal", fault.evidence)
         assert snapshot(again) == snapshot(net.sessions[seat])
@@ -413,9 +416,11 @@ def test_a_long_game_resumes_without_calling_anyone_a_flood() -> None:
     ids = identities(2)
     more_cards = {"singles": "9"}
     setup = GameSetup.create("kunayala", more_cards, tuple(i.public_bytes for i in ids), ("alice", "bob"))
-    table = MemoryTable(setup, ids, random_players(2, random.Random(2)), rng=random.Random(2))
+    table = MemoryTable(
+        setup, ids, random_players(2, random.Random(2)), rng=random.Random(2), rules=get_rules(setup.game)
+    )
     table.run(max_deliveries=200_000)
     first = table.sessions[0]
     assert first.finished and max(len(chain.accepted) for chain in first.chains) > MAX_WAITING
-    resumed = Session.resume(table.stores[0], ids[0])
+    resumed = Session.resume(table.stores[0], ids[0], rules=get_rules(stored_setup(table.stores[0])[0].game))
     assert resumed.fault is None and resumed.finished

@@ -7,6 +7,7 @@ from session_helpers import identities, make_setup
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Decision, Player, PlaysBy
+from p2pfish.games.registry import get_rules
 from p2pfish.session import runner
 from p2pfish.session.session import Event, Session
 from p2pfish.session.store import MemoryStore
@@ -15,7 +16,7 @@ from p2pfish.session.store import MemoryStore
 def two_seats() -> list[Session]:
     ids = identities(2)
     setup = make_setup(ids)
-    sessions = [Session(setup, seat, ids[seat], MemoryStore()) for seat in range(2)]
+    sessions = [Session(setup, seat, ids[seat], MemoryStore(), rules=get_rules(setup.game)) for seat in range(2)]
     for session in sessions:
         session.start()
     return sessions

@@ -29,6 +29,7 @@ from p2pfish.core.actions import Commit, Reveal
 from p2pfish.core.player import Decision
 from p2pfish.core.wire import Json
 from p2pfish.games.fishnstones.rules import NEIGHBOURS, RULES, SPOTS, Bait, Cast, Fish, NoBait, column_spots
+from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.chains import MAX_AHEAD
 from p2pfish.session.core import Fault
@@ -202,7 +203,8 @@ def test_commitment_copied_from_another_seat_does_not_open_for_the_copier() -> N
 
 
 def other_game_message(net: Net, seat: int) -> bytes:
-    other = Session(make_setup(net.ids), seat, net.ids[seat], MemoryStore())
+    setup = make_setup(net.ids)
+    other = Session(setup, seat, net.ids[seat], MemoryStore(), rules=get_rules(setup.game))
     assert other.session_id != net.session_id
     other.start()
     (raw,) = other.take_outbox()
@@ -270,7 +272,7 @@ def test_flipped_byte_in_a_signature(index: int) -> None:
 def test_forged_signature_without_a_known_sender_does_not_blame_the_claimed_seat() -> None:
     net = midgame()
     claimed = 2
-    observer = Session(net.setup, None, None, MemoryStore())
+    observer = Session(net.setup, None, None, MemoryStore(), rules=get_rules(net.setup.game))
     for raw in net.sessions[0].accepted:
         observer.receive(raw)
     assert observer.fault is None

@@ -93,7 +93,7 @@ def test_leaving_the_end_prints_the_scores_the_winner_and_the_transcript(tmp_pat
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), NAMES[:players])
     bots = [make_bot("greedy", "fishnstones", random.Random(seat)) for seat in range(players)]
-    table = MemoryTable(setup, signers, bots, rng=random.Random(2))
+    table = MemoryTable(setup, signers, bots, rules=get_rules(setup.game), rng=random.Random(2))
     table.start()
     while table.step():
         pass
@@ -123,7 +123,12 @@ def test_a_slow_player_is_not_told_as_lost_and_a_silent_link_is() -> None:
 def test_the_session_tells_the_time_left_before_its_timeout() -> None:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), NAMES[:2])
-    table = MemoryTable(setup, signers, [make_bot("random", "fishnstones", random.Random(s)) for s in range(2)])
+    table = MemoryTable(
+        setup,
+        signers,
+        [make_bot("random", "fishnstones", random.Random(s)) for s in range(2)],
+        rules=get_rules(setup.game),
+    )
     session = table.sessions[0]
     session.tick(100.0)
     assert 1 in session.waiting_for() and not session.deciding(1)

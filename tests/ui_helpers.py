@@ -19,7 +19,7 @@ from prompt_toolkit.output import DummyOutput
 from p2pfish.core.actions import Action
 from p2pfish.core.game import GameRules, Known, Outcome
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.registry import kit_for, make_bot
+from p2pfish.games.registry import get_rules, kit_for, make_bot
 from p2pfish.selfplay import Step, play_game
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
@@ -235,7 +235,7 @@ def table_app(
     setup = GameSetup.create(game, {}, tuple(s.public_bytes for s in signers), tuple(names))
     kinds = [("random", seat) for seat in range(1, players)] if bots is None else bots
     players_bots = [make_bot(kind, game, random.Random(seed)) for kind, seed in kinds]
-    table = MemoryTable(setup, signers, [None, *players_bots])
+    table = MemoryTable(setup, signers, [None, *players_bots], rules=get_rules(setup.game))
     with create_pipe_input() as pipe:
         app = GameApp(input=pipe, output=output or DummyOutput(), ascii_only=ascii_only)
         controller = TableController(table, 0, app)

@@ -60,6 +60,12 @@ class Outcome:
     def to_wire(self) -> dict[str, Json]:
         return {"scores": list(self.scores), "winners": list(self.winners)}
 
+    @classmethod
+    def highest_wins(cls, scores: tuple[int, ...]) -> "Outcome":
+        """The seats with the highest score win (all of them on a tie)."""
+        best = max(scores)
+        return cls(scores, tuple(seat for seat, score in enumerate(scores) if score == best))
+
 
 class GameRules(Protocol[State, View_co]):
     """One game's rules. Every method is pure; errors are MalformedInput or IllegalAction."""

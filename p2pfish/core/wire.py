@@ -2,7 +2,8 @@
 
 import re
 from collections.abc import Mapping
-from typing import TypeAlias
+from dataclasses import Field, fields
+from typing import Any, ClassVar, Protocol, TypeAlias
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import shown_value
@@ -60,3 +61,16 @@ def as_list(value: Json, what: str) -> list[Json]:
     if not isinstance(value, list):
         raise MalformedInput(f"{what} must be a JSON list, not {shown_value(value)}")
     return value
+
+
+class Dataclass(Protocol):
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+
+def fields_to_wire(value: Dataclass) -> dict[str, Json]:
+    """Every field of a dataclass whose values are JSON already, by its name (a tuple as a list)."""
+    wire: dict[str, Json] = {}
+    for item in fields(value):
+        field_value = getattr(value, item.name)
+        wire[item.name] = list(field_value) if isinstance(field_value, tuple) else field_value
+    return wire

@@ -1,5 +1,10 @@
-"""The registry of games, written out by hand: adding a game is a folder and one line here."""
+"""The registry of games, written out by hand: adding a game is a folder and one line here.
 
+Each line names a game's id and its folder's package; the package (its rules, and its entry `GAME`) is imported
+only when that game is first asked for, so a peer playing one game never loads the other games' code.
+`games()` loads them all, for what goes over every game (the tools, the tests, a listing)."""
+
+import importlib
 import random
 from typing import TYPE_CHECKING, Final
 
@@ -10,27 +15,33 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules
 from p2pfish.core.player import Player
 from p2pfish.core.text import shown_value
-from p2pfish.games import fishfish, fishnstones, kingfish, kunayala
 from p2pfish.games.game import Game
 
 if TYPE_CHECKING:
     from p2pfish.ui.kit import GameUi
 
-GAMES: Final[tuple[Game, ...]] = (
-    fishnstones.GAME,
-    kunayala.GAME,
-    fishfish.GAME,
-    kingfish.GAME,
-)
-BY_ID: Final[dict[str, Game]] = {game.id: game for game in GAMES}
+FOLDERS: Final[dict[str, str]] = {
+    "fishnstones": "p2pfish.games.fishnstones",
+    "kunayala": "p2pfish.games.kunayala",
+    "fishfish": "p2pfish.games.fishfish",
+    "kingfish": "p2pfish.games.kingfish",
+}
+"""Each game's id and the package of its folder, whose GAME is its entry (p2pfish/games/game.py)."""
+GAME_IDS: Final = tuple(FOLDERS)
 
 
 def game_of(game_id: str) -> Game:
-    try:
-        return BY_ID[game_id]
-    except KeyError:
-        known = ", ".join(game.id for game in GAMES)
-        raise MalformedInput(f"unknown game {shown_value(game_id)} (known: {known})") from None
+    """The entry of `game_id`, its package imported on first use; MalformedInput for an unknown id."""
+    folder = FOLDERS.get(game_id)
+    if folder is None:
+        raise MalformedInput(f"unknown game {shown_value(game_id)} (known: {', '.join(GAME_IDS)})")
+    game: Game = importlib.import_module(folder).GAME
+    return game
+
+
+def games() -> tuple[Game, ...]:
+    """Every game's entry, in registry order (each package imported)."""
+    return tuple(game_of(game_id) for game_id in GAME_IDS)
 
 
 def get_rules(game_id: str) -> AnyRules:

@@ -34,6 +34,13 @@ class AuditResult:
         return self.outcome is not None and self.fault is None
 
 
+def transcript_setup(lines: Sequence[bytes]) -> GameSetup:
+    """The setup a transcript's header line holds: its game's id says whose rules `audit` wants."""
+    if not lines:
+        raise MalformedInput("the transcript is empty")
+    return read_setup(lines[0])
+
+
 def read_setup(header: bytes) -> GameSetup:
     try:
         obj = as_object(json.loads(header), "the transcript header")
@@ -46,11 +53,10 @@ def read_setup(header: bytes) -> GameSetup:
     return GameSetup.from_wire(field(obj, "setup"))
 
 
-def audit(lines: Sequence[bytes], rules: AnyRules | None = None) -> AuditResult:
-    """Verify a transcript (header line first). Raises MalformedInput if the header is unreadable."""
-    if not lines:
-        raise MalformedInput("the transcript is empty")
-    setup = read_setup(lines[0])
+def audit(lines: Sequence[bytes], rules: AnyRules) -> AuditResult:
+    """Verify a transcript (header line first) of the game `rules` are of (the header's, `transcript_setup`).
+    Raises MalformedInput if the header is unreadable or names another game."""
+    setup = transcript_setup(lines)
     observer = Session(setup, None, None, MemoryStore(), rules=rules)
     messages = [line for line in lines[1:] if line.strip()]
     for raw in messages:

@@ -18,17 +18,33 @@ stop         a seat stopped the game: whom it blames, why, and the evidence, eac
 import hashlib
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
 
-ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT, STOP = "act", "rand-commit", "rand-reveal", "end", "chat", "stop"
-DECK_LOCK, DECK_REKEY, CARD_KEYS = "deck-lock", "deck-rekey", "card-keys"
+
+class MessageType(StrEnum):
+    """A body's "type" (the table above); on the wire, its value."""
+
+    ACT = "act"
+    RAND_COMMIT = "rand-commit"
+    RAND_REVEAL = "rand-reveal"
+    END = "end"
+    CHAT = "chat"
+    STOP = "stop"
+    DECK_LOCK = "deck-lock"
+    DECK_REKEY = "deck-rekey"
+    CARD_KEYS = "card-keys"
+
+
+ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT, STOP, DECK_LOCK, DECK_REKEY, CARD_KEYS = MessageType
 TURN_KINDS = (ACT, RAND_COMMIT, RAND_REVEAL, DECK_LOCK, DECK_REKEY, CARD_KEYS, END)
+"""The types that take a turn of the game (chat and stop do not)."""
 MAX_CHAT_CHARS = 500
 
 
-FIELDS = {
+FIELDS: dict[str, set[str]] = {
     ACT: {"type", "turn", "action", "nonce", "card_keys"},
     RAND_COMMIT: {"type", "turn", "digest"},
     RAND_REVEAL: {"type", "turn", "contribution", "nonce", "next"},
@@ -71,7 +87,7 @@ def act(
     return body
 
 
-def deck_pass(kind: str, turn: int, proven_pass: dict[str, Json]) -> dict[str, Json]:
+def deck_pass(kind: MessageType, turn: int, proven_pass: dict[str, Json]) -> dict[str, Json]:
     """A deck-lock or deck-rekey message: the pass with its proof, as proven_deck writes it."""
     return {"type": kind, "turn": turn, "pass": proven_pass}
 
@@ -155,8 +171,16 @@ def stop(seat: int | None, kind: str, reason: str, evidence: tuple[bytes, ...]) 
     return {"type": STOP, "seat": seat, "kind": kind, "reason": reason[:MAX_CHAT_CHARS], "evidence": carried}
 
 
-STOP_KINDS = ("violation", "malformed", "illegal", "timeout")
-"""The kinds of fault a stop report may name (a peer's own verdicts; "report" is never sent)."""
+class StopKind(StrEnum):
+    """The kinds of fault a stop report may name (a peer's own verdicts; "report" is never sent)."""
+
+    VIOLATION = "violation"
+    MALFORMED = "malformed"
+    ILLEGAL = "illegal"
+    TIMEOUT = "timeout"
+
+
+STOP_KINDS = tuple(StopKind)
 
 
 def check_stop(body: dict[str, Json]) -> None:

@@ -17,7 +17,6 @@ from p2pfish.core.game import AnyRules, Known, Outcome
 from p2pfish.core.text import printable
 from p2pfish.core.wire import Json, Scalar, scalar
 from p2pfish.crypto.encoding import encode_u32, tagged_hash
-from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.bodies import (
     CHAT,
@@ -107,22 +106,21 @@ class SessionCore:
         signer: Signer | None,
         store: Store,
         *,
+        rules: AnyRules,
         slow_after: float = SLOW_AFTER_S,
         drop_after: float = DROP_AFTER_S,
         decide_within: float = DECIDE_WITHIN_S,
         relay: bool = True,
-        rules: AnyRules | None = None,
     ) -> None:
-        """`rules`: the game's rules, handed in for a game outside the registry (a test's or the bench's own);
-        a registered game's are found by the setup's game id."""
+        """`rules`: the rules of the setup's game, which the caller looked up (a session never looks a game up)."""
         if seat is not None and not 0 <= seat < setup.players:
             raise MalformedInput(f"seat {seat} is not in this {setup.players}-player game")
         if (seat is None) != (signer is None):
             raise MalformedInput("a seat needs a signer, and an observer has none")
         self.setup = setup
         self.seat = seat
-        self.rules: AnyRules = get_rules(setup.game) if rules is None else rules
-        if self.rules.id != setup.game:
+        self.rules = rules
+        if rules.id != setup.game:
             raise MalformedInput(f"rules of {self.rules.id} handed to a session of {setup.game}")
         self.state: Any = self.rules.new_game(setup.players, setup.option_map)
         self.session_id = setup.session_id

@@ -23,10 +23,10 @@ class MemoryTable:
         signers: Sequence[Signer],
         players: Sequence[Player | None],
         *,
+        rules: AnyRules,
         rng: random.Random | None = None,
         duplicate: float = 0.0,
         stores: Sequence[Store] | None = None,
-        rules: AnyRules | None = None,
     ) -> None:
         self.setup = setup
         self.players = list(players)

@@ -21,7 +21,7 @@ from typing import Any
 
 from p2pfish.core.actions import Action, Commit, Reveal, RevealsCards, SecretChoice
 from p2pfish.core.errors import IllegalAction, MalformedInput, P2pfishError, ProtocolViolation
-from p2pfish.core.game import ChanceRequest, DealRequest, Outcome, ShuffleRequest
+from p2pfish.core.game import AnyRules, ChanceRequest, DealRequest, Outcome, ShuffleRequest
 from p2pfish.core.player import Decision, decision_for
 from p2pfish.core.wire import Json, Scalar, field, scalar
 from p2pfish.crypto.commitment import check_opening, commit, new_nonce
@@ -71,7 +71,16 @@ __all__ = [
     "Session",
     "Slow",
     "Stopped",
+    "stored_setup",
 ]
+
+
+def stored_setup(store: Store) -> tuple[GameSetup, int | None]:
+    """The setup of the game a store holds and the seat it played (None: an observer), for `Session.resume`."""
+    saved = store.load_setup()
+    if saved is None:
+        raise MalformedInput("this store holds no game to resume")
+    return GameSetup.from_wire(saved[0]), saved[1]
 
 
 def _fault_kind(error: P2pfishError) -> str:
@@ -86,13 +95,11 @@ class Session(RandomTurns, DeckTurns):
     """One peer's replica of one game (seat None: an observer that only verifies, as `verify` is)."""
 
     @classmethod
-    def resume(cls, store: Store, signer: Signer | None, **options: Any) -> "Session":
-        """The session a crashed peer had, rebuilt from its store; it then goes on where it stopped."""
-        saved = store.load_setup()
-        if saved is None:
-            raise MalformedInput("this store holds no game to resume")
-        setup_wire, seat = saved
-        session = cls(GameSetup.from_wire(setup_wire), seat, signer, store, **options)
+    def resume(cls, store: Store, signer: Signer | None, *, rules: AnyRules, **options: Any) -> "Session":
+        """The session a crashed peer had, rebuilt from its store (with the rules of its game, `stored_setup`'s);
+        it then goes on where it stopped."""
+        setup, seat = stored_setup(store)
+        session = cls(setup, seat, signer, store, rules=rules, **options)
         session._restoring = True
         for raw in store.load_messages():
             session._ingest(raw, via=None)

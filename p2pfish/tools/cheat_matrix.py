@@ -12,12 +12,11 @@ from collections.abc import Sequence
 
 from p2pfish.core.errors import P2pfishError
 from p2pfish.core.text import printable
-from p2pfish.games.registry import GAMES as REGISTERED
-from p2pfish.games.registry import get_rules
+from p2pfish.games.registry import GAME_IDS, get_rules
 from p2pfish.tools.cheats import HOST_KINDS, KINDS, Cheat
 from p2pfish.tools.match import run_match
 
-GAMES = tuple(game.id for game in REGISTERED)
+GAMES = GAME_IDS
 PLAYERS = 3
 MATCH_TIMEOUT_S = 90.0
 

@@ -13,11 +13,11 @@ from typing import Any, Final
 
 from p2pfish.core.actions import RevealsCards
 from p2pfish.core.errors import IllegalAction, P2pfishError, UsageError
-from p2pfish.core.game import ShuffleRequest
+from p2pfish.core.game import AnyRules, ShuffleRequest
 from p2pfish.core.wire import Json
 from p2pfish.crypto import secp256k1
 from p2pfish.crypto.proven_deck import card_point, make_lock_pass, make_rekey_pass
-from p2pfish.games.registry import GAMES
+from p2pfish.games.registry import games
 from p2pfish.net.lobby import LobbyHost, PlayerCard, Table
 from p2pfish.paths import state_dir
 from p2pfish.session import bodies
@@ -51,7 +51,7 @@ KINDS: Final = (
 )
 DECK_KINDS: Final = ("wrong-card-key", "substitute-card", "marked-deck", "rigged-rekey")
 """Cheats with the mental-poker deck: only for games that deal from one."""
-DECK_GAMES: Final = tuple(game.id for game in GAMES if game.deals_cards)
+DECK_GAMES: Final = tuple(game.id for game in games() if game.deals_cards)
 HOST_KINDS: Final = ("reused-game",)
 """Cheats only the lobby's host can make (always seat 0); they are played in the lobby, not the session."""
 PROCESS_KINDS: Final = ("big-frame", "escape-name")
@@ -112,11 +112,13 @@ class Hostile:
             return ReplayingLobbyHost(game, options, **kwargs)
         return LobbyHost(game, options, **kwargs)
 
-    def new_session(self, setup: GameSetup, seat: int, signer: Signer, store: Store, **kwargs: Any) -> Session:
-        return make_session(self.cheat, setup, seat, signer, store, **kwargs)
+    def new_session(
+        self, setup: GameSetup, seat: int, signer: Signer, store: Store, *, rules: AnyRules, **kwargs: Any
+    ) -> Session:
+        return make_session(self.cheat, setup, seat, signer, store, rules=rules, **kwargs)
 
-    def resume_session(self, store: Store, signer: Signer, **kwargs: Any) -> Session:
-        session = Session.resume(store, signer, **kwargs)
+    def resume_session(self, store: Store, signer: Signer, *, rules: AnyRules, **kwargs: Any) -> Session:
+        session = Session.resume(store, signer, rules=rules, **kwargs)
         if self.cheat.seat != session.seat:
             return session
         session.__class__ = CheatingSession
@@ -126,12 +128,12 @@ class Hostile:
 
 
 def make_session(
-    cheat: Cheat | None, setup: GameSetup, seat: int, signer: Signer, store: Store, **kwargs: Any
+    cheat: Cheat | None, setup: GameSetup, seat: int, signer: Signer, store: Store, *, rules: AnyRules, **kwargs: Any
 ) -> Session:
     """The honest Session, or a CheatingSession when this peer's seat is the cheat's."""
     if cheat is None or cheat.seat != seat:
-        return Session(setup, seat, signer, store, **kwargs)
-    return CheatingSession(setup, seat, signer, store, kind=cheat.kind, **kwargs)
+        return Session(setup, seat, signer, store, rules=rules, **kwargs)
+    return CheatingSession(setup, seat, signer, store, rules=rules, kind=cheat.kind, **kwargs)
 
 
 class ReplayingLobbyHost(LobbyHost):

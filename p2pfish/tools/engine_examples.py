@@ -18,7 +18,7 @@ from p2pfish.core.actions import Action
 from p2pfish.core.player import Player, PlaysBy
 from p2pfish.core.wire import Json
 from p2pfish.games.game import Game
-from p2pfish.games.registry import GAMES
+from p2pfish.games.registry import games
 from p2pfish.selfplay import play_game
 
 SEAT = 1
@@ -77,7 +77,7 @@ def game_lines(game: Game) -> list[tuple[str, bytes]]:
 
 def examples_markdown() -> str:
     parts = [BEGIN, ""]
-    for game in GAMES:
+    for game in games():
         title = game.rules.title
         parts += [f"### {title} (`{game.id}`)", ""]
         parts += [

@@ -22,12 +22,13 @@ from pathlib import Path
 
 from p2pfish.bots.engine import check_seat_engines
 from p2pfish.core.errors import UsageError, usage_errors
+from p2pfish.core.game import AnyRules
 from p2pfish.core.wire import Json
 from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.net.joincode import new_join_code
 from p2pfish.playstart import reserve_port
 from p2pfish.selfplay import bot_kinds_for
-from p2pfish.session.audit import audit
+from p2pfish.session.audit import audit, transcript_setup
 from p2pfish.tools.cheats import Cheat
 from p2pfish.tools.events import OutputReader, text_field
 from p2pfish.tools.stranger import READY_MARK, Attack, StrangerProcess
@@ -257,7 +258,8 @@ def judge(
             problems.append(f"seat {seat} named the cheat without evidence")
         transcript = result.get("transcript")
         if isinstance(transcript, str) and Path(transcript).exists():
-            replayed = audit(Path(transcript).read_bytes().splitlines())
+            lines = Path(transcript).read_bytes().splitlines()
+            replayed = audit(lines, get_rules(transcript_setup(lines).game))
             if replayed.fault is not None and replayed.fault.seat not in (None, cheat.seat):
                 problems.append(f"seat {seat}'s log blames seat {replayed.fault.seat}: {replayed.fault.reason}")
     (only,) = blamed if len(blamed) == 1 else (None,)
@@ -439,7 +441,7 @@ def summarize(
     finished = all(r is not None and r.get("finished") is True for r in results)
     outcomes = [json.dumps(r.get("outcome"), sort_keys=True) if r else None for r in results]
     agree = finished and len(set(outcomes)) == 1
-    verified = all_verified(transcripts)
+    verified = all_verified(transcripts, get_rules(game))
     messages = sum(n for r in results if r and isinstance(n := r.get("messages"), int))
     first = results[0]
     outcome = first.get("outcome") if first is not None and agree else None
@@ -454,7 +456,7 @@ def summarize(
     )  # fmt: skip
 
 
-def all_verified(transcripts: Sequence[str]) -> bool:
+def all_verified(transcripts: Sequence[str], rules: AnyRules) -> bool:
     """Whether every transcript exists and verifies. Each peer writes the messages it accepted in the order it
     accepted them, and that interleaving of authors carries no meaning (PROTOCOL §15): transcripts of one setup
     holding the same messages are one transcript to the audit, which runs once for them."""
@@ -465,7 +467,7 @@ def all_verified(transcripts: Sequence[str]) -> bool:
         lines = Path(transcript).read_bytes().splitlines()
         same = hashlib.sha256(b"\n".join([*lines[:1], *sorted(lines[1:])])).digest()
         if same not in verdicts:
-            verdicts[same] = audit(lines).verified
+            verdicts[same] = audit(lines, rules).verified
         if not verdicts[same]:
             return False
     return True

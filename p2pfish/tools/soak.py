@@ -29,13 +29,12 @@ from pathlib import Path
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable
 from p2pfish.core.wire import Json
-from p2pfish.games.registry import GAMES as REGISTERED
-from p2pfish.games.registry import game_of, get_rules
+from p2pfish.games.registry import GAME_IDS, game_of, get_rules
 from p2pfish.session.audit import audit
 from p2pfish.tools.events import int_field, text_field
 from p2pfish.tools.match import MatchTable, PeerProcess
 
-GAMES = tuple(game.id for game in REGISTERED)
+GAMES = GAME_IDS
 KINDS = ("greedy", "random")
 
 KILL_POLL_S = 0.002
@@ -264,7 +263,7 @@ def check_crash(run: CrashRun) -> Verdict:
             reasons.append(f"peer {peer} wrote no transcript")
             continue
         try:
-            report = audit(lines)
+            report = audit(lines, get_rules(run.game))
         except MalformedInput as error:
             verified = False
             reasons.append(f"the transcript of peer {peer} is unreadable: {error}")

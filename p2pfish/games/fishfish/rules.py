@@ -52,14 +52,16 @@ import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
-from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, checked_tag, decode_core_action
+from p2pfish.core.actions import Action, Commit, Reveal, SecretChoice
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance, replace_at
+from p2pfish.core.game import ChanceRequest, Known, Outcome, check_turn, due_chance, replace_at
 from p2pfish.core.options import check_known, start_seat
+from p2pfish.core.rules_parts import Rules, drawn_seat, expect, start_draw
 from p2pfish.core.text import shown_value
-from p2pfish.core.wire import Json, Scalar, as_object, int_field
+from p2pfish.core.wire import Json, Scalar, int_field
 
 # --- components (the defaults of RULES.md §3) -----------------------------------------------------
 
@@ -77,8 +79,19 @@ TWICE_FISHERMAN_UP_TO: Final = 3
 """With this many players or fewer, everyone is the Fisherman twice."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
-START, BAIT, CAST, BET, REVEAL, OVER = "start", "bait", "cast", "bet", "reveal", "over"
-"""Phases: the first Fisherman's draw; a line's bait, secret Pêche card, bets and reveal; the end."""
+
+class Phase(StrEnum):
+    """The phases: the first Fisherman's draw; a line's bait, secret Pêche card, bets and reveal; the end."""
+
+    START = "start"
+    BAIT = "bait"
+    CAST = "cast"
+    BET = "bet"
+    REVEAL = "reveal"
+    OVER = "over"
+
+
+START, BAIT, CAST, BET, REVEAL, OVER = Phase
 
 ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -110,27 +123,25 @@ def betting_order(players: int, fisherman: int, round_number: int) -> tuple[int,
 # --- actions -------------------------------------------------------------------------------------
 
 
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
+
+    BAIT = "bait"
+    BET = "bet"
+
+
 @dataclass(frozen=True, slots=True)
-class Bait(Action):
+class Bait(Action, tag=Kind.BAIT, said="cast a line with bait {value}"):
     """The Fisherman lays one of his bait cards face up: the line's value."""
 
     value: int
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "bait", "value": self.value}
-
-    def __str__(self) -> str:
-        return f"cast a line with bait {self.value}"
-
 
 @dataclass(frozen=True, slots=True)
-class Bet(Action):
+class Bet(Action, tag=Kind.BET):
     """A Fish player bets `tiles` of the tiles in his hand on the current line (0: no bet)."""
 
     tiles: int
-
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "bet", "tiles": self.tiles}
 
     def __str__(self) -> str:
         if self.tiles == 0:
@@ -138,16 +149,13 @@ class Bet(Action):
         return f"bet {self.tiles} tile{'s' if self.tiles > 1 else ''} on this line"
 
 
-class Cast(SecretChoice):
+class Cast(SecretChoice, said="put a {value} card under the line"):
     """The Fisherman's secret Pêche card ("prise" or "bredouille") under the line's bait."""
-
-    def __str__(self) -> str:
-        return f"put a {self.value} card under the line"
 
 
 BAITS: Final = {value: Bait(value) for value in BUTIN_SLOTS}
 BETS: Final = tuple(Bet(tiles) for tiles in range(TILES_PER_FISH + 1))
-ACTION_FIELDS: Final = {"bait": {"t", "value"}, "bet": {"t", "tiles"}}
+ACTION_FIELDS: Final[Mapping[str, set[str]]] = {Kind.BAIT: {"t", "value"}, Kind.BET: {"t", "tiles"}}
 
 
 # --- options -------------------------------------------------------------------------------------
@@ -189,7 +197,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     round: int
     """1-based; the last round stays current once the game is over."""
     first: int
@@ -293,7 +301,7 @@ class View(NamedTuple):
 
     seat: int
     players: int
-    phase: str
+    phase: Phase
     to_act: tuple[int, ...]
     round: int
     rounds: int
@@ -359,15 +367,15 @@ class View(NamedTuple):
 # --- the rules -----------------------------------------------------------------------------------
 
 
-class FishFish:
+class FishFish(Rules):
     id = "fishfish"
     title = "Fish Fish"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    action_fields = ACTION_FIELDS
 
     def new_game(self, players: int, options: Mapping[str, str]) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise MalformedInput(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+        self.check_players(players)
         opts = parse_options(players, options)
         state = State(
             players=players,
@@ -389,7 +397,7 @@ class FishFish:
 
     def chance(self, state: State) -> ChanceRequest | None:
         if state.phase == START:
-            return ChanceRequest("start", tuple(range(state.players)), 1)
+            return start_draw(state.players)
         return None
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -434,17 +442,11 @@ class FishFish:
         return self._apply_reveal(state, seat, action)
 
     def _apply_chance(self, state: State, action: Action) -> State:
-        request = due_chance(self.chance(state), state.phase)
-        if not isinstance(action, Chance):
-            raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")
-        check_chance(request, action)
-        first = action.values[0]
-        assert isinstance(first, int)
+        first = drawn_seat(due_chance(self.chance(state), state.phase), action)
         return _new_round(state._replace(first=first), 1)
 
     def _apply_bait(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Bait):
-            raise IllegalAction(f"lay a bait card to start the line, not {action}", seat)
+        action = expect(action, Bait, seat, "lay a bait card to start the line")
         if action.value not in state.baits:
             held = ", ".join(str(b) for b in state.baits)
             raise IllegalAction(f"you hold no bait card {action.value} (left: {held})", seat)
@@ -454,8 +456,7 @@ class FishFish:
         return state._replace(phase=CAST, baits=tuple(baits), lines=(*state.lines, line))
 
     def _apply_commit(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Commit):
-            raise IllegalAction(f"put a Pêche card under the line (a commitment), not {action}", seat)
+        action = expect(action, Commit, seat, "put a Pêche card under the line (a commitment)")
         if action.purpose != state.purpose:
             raise IllegalAction(
                 f"commitment for {shown_value(action.purpose)}, expected {shown_value(state.purpose)}", seat
@@ -471,8 +472,7 @@ class FishFish:
         return self._next_bettor(committed._replace(phase=BET), 0)
 
     def _apply_bet(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Bet):
-            raise IllegalAction(f"bet 0 or more tiles on the line, not {action}", seat)
+        action = expect(action, Bet, seat, "bet 0 or more tiles on the line")
         hand = state.hands[seat]
         if not 0 <= action.tiles <= hand:
             raise IllegalAction(f"you can bet 0 to {hand} tiles (the tiles in your hand), not {action.tiles}", seat)
@@ -499,8 +499,7 @@ class FishFish:
         return self._after_line(discarded)
 
     def _apply_reveal(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Reveal):
-            raise IllegalAction(f"tiles were bet: reveal the Pêche card of the line, not {action}", seat)
+        action = expect(action, Reveal, seat, "tiles were bet: reveal the Pêche card of the line")
         if action.purpose != state.purpose:
             raise IllegalAction(f"reveal of {shown_value(action.purpose)}, expected {shown_value(state.purpose)}", seat)
         kind = action.value
@@ -587,9 +586,7 @@ class FishFish:
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
             return None
-        scores = totals(state.history, state.players)
-        best = max(scores)
-        return Outcome(scores, tuple(seat for seat, points in enumerate(scores) if points == best))
+        return Outcome.highest_wins(totals(state.history, state.players))
 
     def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
         """Every Pêche commitment of the game, open now: each a Pêche card, and per round at most the
@@ -617,13 +614,8 @@ class FishFish:
                         seat,
                     )
 
-    def decode_action(self, wire: Json) -> Action:
-        obj = as_object(wire)
-        core = decode_core_action(obj)
-        if core is not None:
-            return core
-        tag = checked_tag(obj, "fishfish", ACTION_FIELDS)
-        if tag == "bait":
+    def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
+        if tag == Kind.BAIT:
             value = int_field(obj, "value")
             if value not in BAITS:
                 raise MalformedInput(f"a bait value is one of {list(BAITS)}, not {value}")

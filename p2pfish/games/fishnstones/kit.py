@@ -1,19 +1,8 @@
 """Fish'n'Stones's terminal kit: what the app shows and reads for this game."""
 
 from p2pfish.games.fishnstones import commands, screen, words
+from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.games.fishnstones.text import render_pond
-from p2pfish.ui.kit import GameUi
+from p2pfish.games.terminal_kit import terminal_kit
 
-KIT = GameUi(
-    title="Fish'n'Stones",
-    board=screen.board,
-    status=screen.status,
-    scores=screen.scores,
-    describe=commands.describe,
-    parse=commands.parse,
-    words=commands.words(),
-    verbs=commands.VERBS,
-    help=commands.HELP,
-    narrate=words.narrate,
-    text_board=render_pond,
-)
+KIT = terminal_kit(RULES.title, screen, commands, words, text_board=render_pond)

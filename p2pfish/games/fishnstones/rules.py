@@ -7,14 +7,16 @@ A seat's columns are numbered 1-3 from its own left, each listed from its own sh
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceRequest, Known, Outcome, check_chance, check_turn, due_chance, replace_at
 from p2pfish.core.options import check_known, is_number, start_seat
+from p2pfish.core.rules_parts import Rules, expect, start_draw
 from p2pfish.core.text import shown_value
-from p2pfish.core.wire import Json, Scalar, as_object, field, str_field
+from p2pfish.core.wire import Json, as_object, field, str_field
 
 ITEMS: Final = ("fish", "stone", "water")
 FISH, STONE, WATER = ITEMS
@@ -48,7 +50,19 @@ NEIGHBOURS: Final = tuple(
     for x in range(3)
 )
 
-START, FILL, CAST, BAIT, FISHING, OVER = "start", "fill", "cast", "bait", "fish", "over"
+
+class Phase(StrEnum):
+    """The phases of a game: the start seat's draw, a round's pond filled, cats cast, baits, fishing; the end."""
+
+    START = "start"
+    FILL = "fill"
+    CAST = "cast"
+    BAIT = "bait"
+    FISHING = "fish"
+    OVER = "over"
+
+
+START, FILL, CAST, BAIT, FISHING, OVER = Phase
 
 
 def cat_purpose(round_number: int) -> str:
@@ -58,48 +72,49 @@ def cat_purpose(round_number: int) -> str:
 # --- actions -------------------------------------------------------------------------------------
 
 
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
+
+    BAIT = "bait"
+    NO_BAIT = "nobait"
+    FISH = "fish"
+
+
 @dataclass(frozen=True, slots=True)
-class Bait(Action):
+class Bait(Action, tag=Kind.BAIT):
     """Move the whole stack on `source` onto `target`, an orthogonal neighbour in the cat column."""
 
     target: int
     source: int
 
     def to_wire(self) -> dict[str, Json]:
-        return {"t": "bait", "target": SPOT_NAMES[self.target], "source": SPOT_NAMES[self.source]}
+        return {"t": self.tag, "target": SPOT_NAMES[self.target], "source": SPOT_NAMES[self.source]}
 
     def __str__(self) -> str:
         return f"bait {SPOT_NAMES[self.target]} from {SPOT_NAMES[self.source]}"
 
 
 @dataclass(frozen=True, slots=True)
-class NoBait(Action):
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "nobait"}
-
-    def __str__(self) -> str:
-        return "no bait"
+class NoBait(Action, tag=Kind.NO_BAIT, said="no bait"):
+    """Leave the pond as it lies this turn."""
 
 
 @dataclass(frozen=True, slots=True)
-class Fish(Action):
+class Fish(Action, tag=Kind.FISH):
     """Take the whole stack on `spot` of the revealed column; None when the column is empty."""
 
     spot: int | None
 
     def to_wire(self) -> dict[str, Json]:
-        return {"t": "fish", "spot": None if self.spot is None else SPOT_NAMES[self.spot]}
+        return {"t": self.tag, "spot": None if self.spot is None else SPOT_NAMES[self.spot]}
 
     def __str__(self) -> str:
         return "fish nothing (empty column)" if self.spot is None else f"fish {SPOT_NAMES[self.spot]}"
 
 
 @dataclass(frozen=True, slots=True)
-class Cast(SecretChoice):
+class Cast(SecretChoice, said="cast the cat in column {value}"):
     """The secret cat column (1-3, from the seat's own left) for one round."""
-
-    def __str__(self) -> str:
-        return f"cast the cat in column {self.value}"
 
 
 NO_BAIT: Final = NoBait()
@@ -136,7 +151,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     round: int
     """1-4 during play."""
     start: int
@@ -199,7 +214,7 @@ class View(NamedTuple):
     seat: int
     players: int
     shores: tuple[str, ...]
-    phase: str
+    phase: Phase
     round: int
     start: int
     to_act: tuple[int, ...]
@@ -237,15 +252,14 @@ class View(NamedTuple):
         }
 
 
-class FishNStones:
+class FishNStones(Rules):
     id = "fishnstones"
     title = "Fish'n'Stones"
     min_players = 2
     max_players = 4
 
     def new_game(self, players: int, options: Mapping[str, str]) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise MalformedInput(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+        self.check_players(players)
         opts = parse_options(players, options)
         state = State(
             players=players,
@@ -265,7 +279,7 @@ class FishNStones:
 
     def chance(self, state: State) -> ChanceRequest | None:
         if state.phase == START:
-            return ChanceRequest("start", tuple(range(state.players)), 1)
+            return start_draw(state.players)
         if state.phase == FILL:
             pool = tuple(item for item, n in zip(ITEMS, state.pile, strict=True) for _ in range(n))
             return ChanceRequest(f"fill/{state.round}", pool, SPOTS)
@@ -332,8 +346,7 @@ class FishNStones:
         return state._replace(phase=CAST, pond=pond, pile=(pile[0], pile[1], pile[2]))
 
     def _apply_commit(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, Commit):
-            raise IllegalAction(f"in the cast phase only a commitment to the cat may be played, not {action}", seat)
+        action = expect(action, Commit, seat, "in the cast phase only a commitment to the cat may be played")
         if action.purpose != cat_purpose(state.round):
             raise IllegalAction(
                 f"commitment for {shown_value(action.purpose)}, expected {shown_value(cat_purpose(state.round))}", seat
@@ -363,11 +376,8 @@ class FishNStones:
     def _apply_fishing(self, state: State, seat: int, action: Action) -> State:
         column = state.cats[seat]
         if column is None:
-            if not isinstance(action, Reveal):
-                raise IllegalAction(f"reveal your cat before fishing, not {action}", seat)
-            return self._apply_reveal(state, seat, action)
-        if not isinstance(action, Fish):
-            raise IllegalAction(f"fishing is mandatory: play a fish action, not {action}", seat)
+            return self._apply_reveal(state, seat, expect(action, Reveal, seat, "reveal your cat before fishing"))
+        action = expect(action, Fish, seat, "fishing is mandatory: play a fish action")
         spots = column_spots(state.players, seat, column)
         if action.spot is None:
             full = [SPOT_NAMES[s] for s in spots if state.pond[s]]
@@ -403,7 +413,7 @@ class FishNStones:
                 )
         return state._replace(cats=replace_at(state.cats, seat, column))
 
-    def _next_turn(self, state: State, phase: str) -> State:
+    def _next_turn(self, state: State, phase: Phase) -> State:
         turn = state.turn + 1
         if turn < state.players:
             return state._replace(turn=turn)
@@ -449,20 +459,17 @@ class FishNStones:
             return None
         return Outcome(tuple(score(b) for b in state.buckets), winners(state.buckets))
 
-    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
-        """Every secret of this game is checked when it is revealed: nothing is left for the end."""
-
     def decode_action(self, wire: Json) -> Action:
         obj = as_object(wire)
         core = decode_core_action(obj)
         if core is not None:
             return core
         tag = field(obj, "t")
-        if tag == "bait":
+        if tag == Kind.BAIT:
             return BAITS[_spot_field(obj, "target")][_spot_field(obj, "source")]
-        if tag == "nobait":
+        if tag == Kind.NO_BAIT:
             return NO_BAIT
-        if tag == "fish":
+        if tag == Kind.FISH:
             return FISH_NOTHING if field(obj, "spot") is None else FISH_AT[_spot_field(obj, "spot")]
         raise MalformedInput(f"unknown fishnstones action {shown_value(tag)}")
 

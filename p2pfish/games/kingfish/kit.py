@@ -1,17 +1,7 @@
 """King Fish's terminal kit: what the app shows and reads for this game."""
 
 from p2pfish.games.kingfish import commands, screen, words
-from p2pfish.ui.kit import GameUi
+from p2pfish.games.kingfish.rules import RULES
+from p2pfish.games.terminal_kit import terminal_kit
 
-KIT = GameUi(
-    title="King Fish",
-    board=screen.board,
-    status=screen.status,
-    scores=screen.scores,
-    describe=commands.describe,
-    parse=commands.parse,
-    words=commands.words(),
-    verbs=commands.VERBS,
-    help=commands.HELP,
-    narrate=words.narrate,
-)
+KIT = terminal_kit(RULES.title, screen, commands, words)

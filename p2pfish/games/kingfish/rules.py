@@ -48,19 +48,10 @@ turned up) and "chance"; decode_action refuses any other field, an unknown tag a
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
-from p2pfish.core.actions import (
-    Action,
-    Chance,
-    Dealt,
-    RevealCard,
-    RevealsCards,
-    Shuffled,
-    card_name,
-    checked_tag,
-    decode_core_action,
-)
+from p2pfish.core.actions import Action, RevealCard, TurnsUpCard, card_name
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import (
     ChanceEvent,
@@ -69,14 +60,14 @@ from p2pfish.core.game import (
     Known,
     Outcome,
     ShuffleRequest,
-    check_chance,
     check_turn,
     due_chance,
     replace_at,
 )
 from p2pfish.core.options import check_known, start_seat
+from p2pfish.core.rules_parts import Rules, check_shuffled, dealt_labels, drawn_seat, expect, start_draw
 from p2pfish.core.text import shown_value
-from p2pfish.core.wire import Json, Scalar, as_object, int_field, str_field
+from p2pfish.core.wire import Json, int_field, str_field
 
 # --- components (the defaults of RULES.md §4) -----------------------------------------------------
 
@@ -95,19 +86,25 @@ MIN_HAND: Final = 2
 """A round ends when the players hold fewer cards than this (a line and a bait)."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
-START, SHUFFLE, DEAL, POND_DEAL, CHOOSE, LINE, BAIT, REEL, TACKLE_DEAL, TACKLE, OVER = (
-    "start",
-    "shuffle",
-    "deal",
-    "pond-deal",
-    "choose",
-    "line",
-    "bait",
-    "reel",
-    "tackle-deal",
-    "tackle",
-    "over",
-)
+
+class Phase(StrEnum):
+    """The phases: the first dealer's draw; a round's shuffle, hands and ponds dealt; an excursion's pond chosen,
+    lines, baits, reeling, the tackle box dealt and kept; the end."""
+
+    START = "start"
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    POND_DEAL = "pond-deal"
+    CHOOSE = "choose"
+    LINE = "line"
+    BAIT = "bait"
+    REEL = "reel"
+    TACKLE_DEAL = "tackle-deal"
+    TACKLE = "tackle"
+    OVER = "over"
+
+
+START, SHUFFLE, DEAL, POND_DEAL, CHOOSE, LINE, BAIT, REEL, TACKLE_DEAL, TACKLE, OVER = Phase
 
 assert len(DECK_LABELS) >= MAX_PLAYERS * HAND_SIZE + PONDS * POND_SIZE + MAX_PLAYERS
 
@@ -150,76 +147,52 @@ def clockwise_from(first: int, players: int) -> tuple[int, ...]:
 # --- actions -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ChoosePond(Action):
-    pond: int
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "pond", "pond": self.pond}
+    POND = "pond"
+    LINE = "line"
+    BAIT = "bait"
+    CATCH = "catch"
+    KEEP = "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePond(Action, tag=Kind.POND):
+    pond: int
 
     def __str__(self) -> str:
         return f"chose pond {self.pond + 1}"
 
 
 @dataclass(frozen=True, slots=True)
-class PlayLine(RevealsCards):
+class PlayLine(TurnsUpCard, tag=Kind.LINE, said="cast a line of {label}"):
     """A hand card played face up as the seat's line: its keys travel with the action."""
-
-    deck: str
-    position: int
-    label: str
-
-    def revealed_cards(self) -> tuple[tuple[str, int, str], ...]:
-        return ((self.deck, self.position, self.label),)
-
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "line", "deck": self.deck, "position": self.position, "label": self.label}
-
-    def __str__(self) -> str:
-        return f"cast a line of {self.label}"
 
 
 @dataclass(frozen=True, slots=True)
-class PlayBait(Action):
+class PlayBait(Action, tag=Kind.BAIT, said="put a bait face down"):
     """A hand card played face down as the seat's bait: only its deck position is public."""
 
     position: int
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "bait", "position": self.position}
-
-    def __str__(self) -> str:
-        return "put a bait face down"
-
 
 @dataclass(frozen=True, slots=True)
-class Catch(Action):
+class Catch(Action, tag=Kind.CATCH, said="caught {fish}"):
     fish: str
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "catch", "fish": self.fish}
-
-    def __str__(self) -> str:
-        return f"caught {self.fish}"
-
 
 @dataclass(frozen=True, slots=True)
-class Keep(Action):
+class Keep(Action, tag=Kind.KEEP, said="kept {card} from the tackle box"):
     card: str
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "keep", "card": self.card}
 
-    def __str__(self) -> str:
-        return f"kept {self.card} from the tackle box"
-
-
-ACTION_FIELDS: Final = {
-    "pond": {"t", "pond"},
-    "line": {"t", "deck", "position", "label"},
-    "bait": {"t", "position"},
-    "catch": {"t", "fish"},
-    "keep": {"t", "card"},
+ACTION_FIELDS: Final[Mapping[str, set[str]]] = {
+    Kind.POND: {"t", "pond"},
+    Kind.LINE: {"t", "deck", "position", "label"},
+    Kind.BAIT: {"t", "position"},
+    Kind.CATCH: {"t", "fish"},
+    Kind.KEEP: {"t", "card"},
 }
 
 
@@ -246,7 +219,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     first: int
     """The first round's dealer."""
     round: int
@@ -401,7 +374,7 @@ class View(NamedTuple):
 
     seat: int
     players: int
-    phase: str
+    phase: Phase
     to_act: tuple[int, ...]
     round: int
     rounds: int
@@ -438,15 +411,15 @@ class View(NamedTuple):
 # --- the rules -----------------------------------------------------------------------------------
 
 
-class KingFish:
+class KingFish(Rules):
     id = "kingfish"
     title = "King Fish"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    action_fields = ACTION_FIELDS
 
     def new_game(self, players: int, options: Mapping[str, str]) -> State:
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise MalformedInput(f"King Fish is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
+        self.check_players(players)
         opts = parse_options(players, options)
         blank = State(
             players=players,
@@ -477,7 +450,7 @@ class KingFish:
     def chance(self, state: State) -> ChanceEvent | None:
         phase = state.phase
         if phase == START:
-            return ChanceRequest("start", tuple(range(state.players)), 1)
+            return start_draw(state.players)
         if phase == SHUFFLE:
             return ShuffleRequest(state.deck, DECK_LABELS)
         if phase == DEAL:
@@ -545,40 +518,27 @@ class KingFish:
         check_turn(seat, state.players, self.to_act(state), state.phase)
         phase = state.phase
         if phase == CHOOSE:
-            if not isinstance(action, ChoosePond):
-                raise IllegalAction(f"choose a pond, not {action}", seat)
-            return self._apply_pond(state, seat, action)
+            return self._apply_pond(state, seat, expect(action, ChoosePond, seat, "choose a pond"))
         if phase == LINE:
-            if not isinstance(action, PlayLine):
-                raise IllegalAction(f"play a hand card face up as your line, not {action}", seat)
-            return self._apply_line(state, seat, action)
+            return self._apply_line(
+                state, seat, expect(action, PlayLine, seat, "play a hand card face up as your line")
+            )
         if phase == BAIT:
-            if not isinstance(action, PlayBait):
-                raise IllegalAction(f"play a hand card face down as your bait, not {action}", seat)
-            return self._apply_bait(state, seat, action)
+            return self._apply_bait(
+                state, seat, expect(action, PlayBait, seat, "play a hand card face down as your bait")
+            )
         if phase == REEL:
             return self._apply_reel(state, seat, action)
-        if not isinstance(action, Keep):
-            raise IllegalAction(f"keep one card of the tackle box, not {action}", seat)
-        return self._apply_keep(state, seat, action)
+        return self._apply_keep(state, seat, expect(action, Keep, seat, "keep one card of the tackle box"))
 
     def _apply_chance(self, state: State, action: Action) -> State:
         request = due_chance(self.chance(state), state.phase)
         if isinstance(request, ChanceRequest):
-            if not isinstance(action, Chance):
-                raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")
-            check_chance(request, action)
-            first = action.values[0]
-            assert isinstance(first, int)
-            return _new_round(state._replace(first=first), 1)
+            return _new_round(state._replace(first=drawn_seat(request, action)), 1)
         if isinstance(request, ShuffleRequest):
-            if action != Shuffled(request.deck, len(request.labels)):
-                raise IllegalAction(f"expected the shuffle of {request.deck}, not {action}")
+            check_shuffled(request, action)
             return state._replace(phase=DEAL)
-        labels = action.labels if isinstance(action, Dealt) else None
-        expected = Dealt(request.deck, request.positions, request.to, labels)
-        if action != expected or (request.to is None) != (labels is not None):
-            raise IllegalAction(f"expected the deal of {request.deck} {request.positions}, not {action}")
+        labels = dealt_labels(request, action)
         if labels is not None and not all(is_label(label) for label in labels):
             raise IllegalAction(f"the deal turned up a card that is not in the deck: {labels}")
         if request.to is not None:
@@ -643,8 +603,7 @@ class KingFish:
     def _apply_reel(self, state: State, seat: int, action: Action) -> State:
         step = reel_step(state)
         if step == ("turn", seat):
-            if not isinstance(action, RevealCard):
-                raise IllegalAction(f"turn your bait up, not {action}", seat)
+            action = expect(action, RevealCard, seat, "turn your bait up")
             if action.deck != state.deck or action.position != state.baits[seat]:
                 raise IllegalAction(
                     f"turned up {action.deck} position {action.position}, not the bait it played "
@@ -654,8 +613,7 @@ class KingFish:
             _check_face(state, seat, action.position, action.label, "bait")
             shown = _show(state.shown, (action.position,), (action.label,))
             return self._settle_reel(state._replace(shown=shown))
-        if not isinstance(action, Catch):
-            raise IllegalAction(f"take a fish your line and bait catch, not {action}", seat)
+        action = expect(action, Catch, seat, "take a fish your line and bait catch")
         if action.fish not in catchable(state, seat):
             raise IllegalAction(f"{action.fish} is not a fish in pond {_pond_number(state)} that you can catch", seat)
         return self._settle_reel(_catch(state, seat, action.fish))
@@ -747,26 +705,16 @@ class KingFish:
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
             return None
-        scores = totals(state)
-        best = max(scores)
-        return Outcome(scores, tuple(seat for seat, score in enumerate(scores) if score == best))
+        return Outcome.highest_wins(totals(state))
 
-    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
-        """Every card is checked with its keys when it is turned up: nothing is left for the end."""
-
-    def decode_action(self, wire: Json) -> Action:
-        obj = as_object(wire)
-        core = decode_core_action(obj)
-        if core is not None:
-            return core
-        tag = checked_tag(obj, "kingfish", ACTION_FIELDS)
-        if tag == "pond":
+    def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
+        if tag == Kind.POND:
             return ChoosePond(int_field(obj, "pond"))
-        if tag == "line":
+        if tag == Kind.LINE:
             return PlayLine(str_field(obj, "deck"), int_field(obj, "position"), _label_field(obj, "label"))
-        if tag == "bait":
+        if tag == Kind.BAIT:
             return PlayBait(int_field(obj, "position"))
-        if tag == "catch":
+        if tag == Kind.CATCH:
             return Catch(_label_field(obj, "fish"))
         return Keep(_label_field(obj, "card"))
 

@@ -1,17 +1,7 @@
 """Kuna Yala's terminal kit: what the app shows and reads for this game."""
 
 from p2pfish.games.kunayala import commands, screen, words
-from p2pfish.ui.kit import GameUi
+from p2pfish.games.kunayala.rules import RULES
+from p2pfish.games.terminal_kit import terminal_kit
 
-KIT = GameUi(
-    title="Kuna Yala",
-    board=screen.board,
-    status=screen.status,
-    scores=screen.scores,
-    describe=commands.describe,
-    parse=commands.parse,
-    words=commands.words(),
-    verbs=commands.VERBS,
-    help=commands.HELP,
-    narrate=words.narrate,
-)
+KIT = terminal_kit(RULES.title, screen, commands, words)

@@ -61,9 +61,10 @@ refuses any other field, a slot outside 0-3 and a non-integer coordinate as Malf
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final, NamedTuple
 
-from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, card_name, checked_tag, decode_core_action
+from p2pfish.core.actions import Action, RevealCard, card_name
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import (
     ChanceEvent,
@@ -72,14 +73,14 @@ from p2pfish.core.game import (
     Known,
     Outcome,
     ShuffleRequest,
-    check_chance,
     check_turn,
     due_chance,
     replace_at,
 )
 from p2pfish.core.options import check_known, is_number, start_seat
+from p2pfish.core.rules_parts import Rules, check_shuffled, dealt_labels, drawn, expect, start_draw
 from p2pfish.core.text import shown_value
-from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
+from p2pfish.core.wire import Json, field, int_field
 
 # --- the cards -----------------------------------------------------------------------------------
 
@@ -97,10 +98,23 @@ CURSE_RUN: Final = 3
 FISH, CORAL, SHARK, OCTOPUS, BONES = "fish", "coral", "shark", "octopus", "bones"
 TWO_FISH: Final = "2fish"
 
-SHUFFLE, DEAL, START, TURN_UP = "shuffle", "deal", "start", "turn-up"
-"""Setup phases, all chance: colour tiles shuffled, dealt, start seat drawn; turn-up refills face-up slots."""
-PLACE_OCTOPUS, OWN, OTHER, REVEAL, OVER = "octopus", "own", "other", "reveal", "over"
-"""Seat phases: the coral leader places an octopus; a turn's two placements; the end's colour reveals."""
+
+class Phase(StrEnum):
+    """The setup phases, all chance: colour tiles shuffled, dealt, start seat drawn; turn-up refills face-up slots.
+    Then the seats' phases: the coral leader places an octopus; a turn's two placements; the end's colour reveals."""
+
+    SHUFFLE = "shuffle"
+    DEAL = "deal"
+    START = "start"
+    TURN_UP = "turn-up"
+    PLACE_OCTOPUS = "octopus"
+    OWN = "own"
+    OTHER = "other"
+    REVEAL = "reveal"
+    OVER = "over"
+
+
+SHUFFLE, DEAL, START, TURN_UP, PLACE_OCTOPUS, OWN, OTHER, REVEAL, OVER = Phase
 
 
 class Card(NamedTuple):
@@ -189,23 +203,26 @@ def parse_options(players: int, raw: Mapping[str, str]) -> Options:
 # --- actions -------------------------------------------------------------------------------------
 
 
+class Kind(StrEnum):
+    """The tags ("t") of this game's own actions."""
+
+    OWN = "own"
+    OTHER = "other"
+    OCTOPUS = "octopus"
+    DISCARD = "discard"
+
+
 @dataclass(frozen=True, slots=True)
-class PlaceOwn(Action):
+class PlaceOwn(Action, tag=Kind.OWN, said="place face-up card {slot} in own school at ({x}, {y})"):
     """Put the face-up card in `slot` on cell (x, y) of the seat's own school."""
 
     slot: int
     x: int
     y: int
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "own", "slot": self.slot, "x": self.x, "y": self.y}
-
-    def __str__(self) -> str:
-        return f"place face-up card {self.slot} in own school at ({self.x}, {self.y})"
-
 
 @dataclass(frozen=True, slots=True)
-class PlaceOther(Action):
+class PlaceOther(Action, tag=Kind.OTHER, said="place face-up card {slot} in seat {seat}'s school at ({x}, {y})"):
     """Put the face-up card in `slot` on cell (x, y) of opponent `seat`'s school (a shark: onto the fish there)."""
 
     slot: int
@@ -213,39 +230,24 @@ class PlaceOther(Action):
     x: int
     y: int
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "other", "slot": self.slot, "seat": self.seat, "x": self.x, "y": self.y}
-
-    def __str__(self) -> str:
-        return f"place face-up card {self.slot} in seat {self.seat}'s school at ({self.x}, {self.y})"
-
 
 @dataclass(frozen=True, slots=True)
-class PlaceOctopus(Action):
+class PlaceOctopus(Action, tag=Kind.OCTOPUS, said="place the octopus on the coral at ({x}, {y})"):
     """Put the octopus just turned up onto the coral at (x, y) of the seat's own school."""
 
     x: int
     y: int
 
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "octopus", "x": self.x, "y": self.y}
-
-    def __str__(self) -> str:
-        return f"place the octopus on the coral at ({self.x}, {self.y})"
-
 
 @dataclass(frozen=True, slots=True)
-class Discard(Action):
+class Discard(Action, tag=Kind.DISCARD, said="discard face-up cards {first} and {second} (nothing can be placed)"):
     """When no pair can be placed: discard the face-up cards in slots `first` < `second`."""
 
     first: int
     second: int
 
     def to_wire(self) -> dict[str, Json]:
-        return {"t": "discard", "slots": [self.first, self.second]}
-
-    def __str__(self) -> str:
-        return f"discard face-up cards {self.first} and {self.second} (nothing can be placed)"
+        return {"t": self.tag, "slots": [self.first, self.second]}
 
 
 ACTION_CACHE_SIZE: Final = 1 << 16
@@ -268,11 +270,11 @@ def place_octopus(x: int, y: int) -> PlaceOctopus:
 
 DISCARDS: Final = {(a, b): Discard(a, b) for a in range(STACKS) for b in range(a + 1, STACKS)}
 
-ACTION_FIELDS: Final = {
-    "own": {"t", "slot", "x", "y"},
-    "other": {"t", "slot", "seat", "x", "y"},
-    "octopus": {"t", "x", "y"},
-    "discard": {"t", "slots"},
+ACTION_FIELDS: Final[Mapping[str, set[str]]] = {
+    Kind.OWN: {"t", "slot", "x", "y"},
+    Kind.OTHER: {"t", "slot", "seat", "x", "y"},
+    Kind.OCTOPUS: {"t", "x", "y"},
+    Kind.DISCARD: {"t", "slots"},
 }
 
 
@@ -339,7 +341,7 @@ class State(NamedTuple):
 
     players: int
     options: Options
-    phase: str
+    phase: Phase
     dealt: int
     """Colour tiles dealt so far (seat s gets position s)."""
     start: int
@@ -556,7 +558,7 @@ class View(NamedTuple):
 
     seat: int
     players: int
-    phase: str
+    phase: Phase
     to_act: tuple[int, ...]
     start: int
     current: int
@@ -595,15 +597,15 @@ class View(NamedTuple):
 # --- the rules -----------------------------------------------------------------------------------
 
 
-class KunaYala:
+class KunaYala(Rules):
     id = "kunayala"
     title = "Kuna Yala"
     min_players = 2
     max_players = 4
+    action_fields = ACTION_FIELDS
 
     def new_game(self, players: int, options: Mapping[str, str]) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise MalformedInput(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+        self.check_players(players)
         opts = parse_options(players, options)
         starts = {start_coral(seat) for seat in range(players)}
         unseen = tuple(label for label in deck_labels(opts) if label not in starts)
@@ -637,7 +639,7 @@ class KunaYala:
         if phase == DEAL:
             return DealRequest(COLOUR_DECK, (state.dealt,), state.dealt)
         if phase == START:
-            return ChanceRequest("start", tuple(range(state.players)), 1)
+            return start_draw(state.players)
         return None
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -713,30 +715,24 @@ class KunaYala:
         if phase == OWN:
             if isinstance(action, Discard):
                 return self._apply_discard(state, seat, action)
-            if not isinstance(action, PlaceOwn):
-                raise IllegalAction(f"place a face-up card in your own school first, not {action}", seat)
-            return self._apply_own(state, seat, action)
+            placed = expect(action, PlaceOwn, seat, "place a face-up card in your own school first")
+            return self._apply_own(state, seat, placed)
         if phase == OTHER:
-            if not isinstance(action, PlaceOther):
-                raise IllegalAction(f"place a face-up card in an opponent's school, not {action}", seat)
-            return self._apply_other(state, seat, action)
+            return self._apply_other(
+                state, seat, expect(action, PlaceOther, seat, "place a face-up card in an opponent's school")
+            )
         if phase == PLACE_OCTOPUS:
-            if not isinstance(action, PlaceOctopus):
-                raise IllegalAction(f"place the octopus {state.octopus} on one of your corals, not {action}", seat)
-            return self._apply_octopus(state, seat, action)
-        if not isinstance(action, RevealCard):
-            raise IllegalAction(f"reveal your colour tile, not {action}", seat)
-        return self._apply_reveal(state, seat, action)
+            wanted = f"place the octopus {state.octopus} on one of your corals"
+            return self._apply_octopus(state, seat, expect(action, PlaceOctopus, seat, wanted))
+        return self._apply_reveal(state, seat, expect(action, RevealCard, seat, "reveal your colour tile"))
 
     def _apply_chance(self, state: State, action: Action) -> State:
         request = due_chance(self.chance(state), state.phase)
         if isinstance(request, ShuffleRequest):
-            if action != Shuffled(request.deck, len(request.labels)):
-                raise IllegalAction(f"expected the shuffle of {request.deck}, not {action}")
+            check_shuffled(request, action)
             return state._replace(phase=DEAL)
         if isinstance(request, DealRequest):
-            if action != Dealt(request.deck, request.positions, request.to, None):
-                raise IllegalAction(f"expected a private deal of {request.deck} {request.positions}, not {action}")
+            dealt_labels(request, action)
             dealt = state.dealt + 1
             if dealt < state.players:
                 return state._replace(dealt=dealt)
@@ -746,10 +742,7 @@ class KunaYala:
             return self._settle(
                 state._replace(dealt=dealt, phase=TURN_UP, start=start, current=start, refills=tuple(range(STACKS)))
             )
-        if not isinstance(action, Chance):
-            raise IllegalAction(f"chance must answer {request.purpose} with a draw, not {action}")
-        check_chance(request, action)
-        value = action.values[0]
+        value = drawn(request, action)[0]
         if state.phase == START:
             assert isinstance(value, int)
             return self._settle(state._replace(phase=TURN_UP, start=value, current=value, refills=tuple(range(STACKS))))
@@ -919,20 +912,12 @@ class KunaYala:
         own_fish = [sum(tally(school_view(school)).fish.values()) for school in state.schools]
         return Outcome(totals, winners(totals, own_fish))
 
-    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
-        """Every secret of this game is checked when it is revealed: nothing is left for the end."""
-
-    def decode_action(self, wire: Json) -> Action:
-        obj = as_object(wire)
-        core = decode_core_action(obj)
-        if core is not None:
-            return core
-        tag = checked_tag(obj, "kunayala", ACTION_FIELDS)
-        if tag == "own":
+    def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
+        if tag == Kind.OWN:
             return PlaceOwn(_slot_field(obj), int_field(obj, "x"), int_field(obj, "y"))
-        if tag == "other":
+        if tag == Kind.OTHER:
             return PlaceOther(_slot_field(obj), int_field(obj, "seat"), int_field(obj, "x"), int_field(obj, "y"))
-        if tag == "octopus":
+        if tag == Kind.OCTOPUS:
             return PlaceOctopus(int_field(obj, "x"), int_field(obj, "y"))
         return DISCARDS[_discard_slots(obj)]
 

@@ -13,23 +13,18 @@ from typing import Final
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import ChanceEvent, Known, Outcome
-from p2pfish.core.wire import Json, Scalar, as_object, field, int_field
+from p2pfish.core.rules_parts import Rules
+from p2pfish.core.wire import Json, as_object, field, int_field
 
 DEFAULT_ACTIONS: Final = 200
 MAX_ACTIONS: Final = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(Action):
+class Pass(Action, tag="pass", said="pass {n}"):
     """Hand the turn on; `n` is the number of actions played before this one."""
 
     n: int
-
-    def to_wire(self) -> dict[str, Json]:
-        return {"t": "pass", "n": self.n}
-
-    def __str__(self) -> str:
-        return f"pass {self.n}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,15 +44,14 @@ class View:
     actions: int
 
 
-class Relay:
+class Relay(Rules):
     id = "relay"
     title = "Relay (benchmark)"
     min_players = 2
     max_players = 8
 
     def new_game(self, players: int, options: Mapping[str, str]) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise MalformedInput(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+        self.check_players(players)
         unknown = sorted(set(options) - {"actions"})
         if unknown:
             raise MalformedInput(f"unknown {self.id} option(s) {', '.join(unknown)} (known: actions)")
@@ -93,9 +87,6 @@ class Relay:
         if state.done < state.actions:
             return None
         return Outcome((0,) * state.players, tuple(range(state.players)))
-
-    def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
-        """Every secret of this game is checked when it is revealed: nothing is left for the end."""
 
     def decode_action(self, wire: Json) -> Action:
         obj = as_object(wire)

@@ -5,6 +5,7 @@ import time
 
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.crypto.identity import Identity, verify
+from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
@@ -17,7 +18,7 @@ def _game_messages(players: int = 4) -> tuple[GameSetup, list[bytes]]:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(players)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b", "c", "d"))
     rng = random.Random(3)
-    table = MemoryTable(setup, signers, [RandomBot(rng)] * players)
+    table = MemoryTable(setup, signers, [RandomBot(rng)] * players, rules=RULES)
     table.run()
     return setup, table.sessions[0].accepted
 
@@ -28,7 +29,7 @@ def apply_signed_ms() -> float:
     setup, messages = _game_messages()
     best = float("inf")
     for _ in range(REPEATS):
-        observer = Session(setup, None, None, MemoryStore())
+        observer = Session(setup, None, None, MemoryStore(), rules=RULES)
         started = time.perf_counter()
         for raw in messages:
             observer.receive(raw)

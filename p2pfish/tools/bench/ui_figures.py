@@ -12,7 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pfish.crypto.identity import Identity
-from p2pfish.games.registry import kit_for, make_bot
+from p2pfish.games.registry import get_rules, kit_for, make_bot
 from p2pfish.session.envelope import open_envelope
 from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
@@ -44,7 +44,7 @@ async def _keypresses() -> float:
     signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(3)]
     setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("you", "b1", "b2"))
     bots = [make_bot("greedy", "fishnstones", random.Random(seat)) for seat in (1, 2)]
-    table = MemoryTable(setup, signers, [None, *bots])
+    table = MemoryTable(setup, signers, [None, *bots], rules=get_rules("fishnstones"))
     with create_pipe_input() as pipe:
         app = GameApp(input=pipe, output=DummyOutput())
         controller = TableController(table, 0, app)

@@ -424,3 +424,12 @@ def test_a_long_game_resumes_without_calling_anyone_a_flood() -> None:
     assert first.finished and max(len(chain.accepted) for chain in first.chains) > MAX_WAITING
     resumed = Session.resume(table.stores[0], ids[0], rules=get_rules(stored_setup(table.stores[0])[0].game))
     assert resumed.fault is None and resumed.finished
+
+
+def test_a_store_closed_twice_closes_once(tmp_path: Path) -> None:
+    """The game's end closes a finished game's store before removing it, and the run closes it again after."""
+    store = SqliteStore(tmp_path / "twice.sqlite", new=True)
+    store.save_received(b"a message")
+    store.close()
+    store.close()
+    assert SqliteStore(tmp_path / "twice.sqlite").load_messages() == [b"a message"]

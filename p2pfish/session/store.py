@@ -98,6 +98,7 @@ class SqliteStore:
             if new:  # it was made just now, empty: leave no store behind that a new game could not use
                 path.unlink(missing_ok=True)
             raise
+        self._closed = False
         self._synced: bool | None = None
         """Whether the open batch (or, between batches, the next one) commits with a sync; None: not yet set."""
         try:
@@ -125,9 +126,12 @@ class SqliteStore:
         )
 
     def close(self) -> None:
-        """Commit the open batch (a clean close loses nothing) and close the file."""
+        """Commit the open batch (a clean close loses nothing) and close the file; closing again does nothing."""
+        if self._closed:
+            return
         self.commit()
         self._db.close()
+        self._closed = True
 
     def save_setup(self, setup: Json, seat: int | None) -> None:
         self._write("INSERT OR REPLACE INTO setup VALUES (0, ?, ?)", (json.dumps(setup), seat), durable=True)

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from p2pfish.bots.mixed import SPY_MARGIN
+from p2pfish.games.kingfish import rules as kingfish
 from p2pfish.games.kingfish.greedy import GreedyKingFish
 from p2pfish.games.kingfish.rules import (
     BAIT,
@@ -13,11 +14,6 @@ from p2pfish.games.kingfish.rules import (
     LINE,
     REEL,
     TACKLE,
-    Catch,
-    ChoosePond,
-    Keep,
-    PlayBait,
-    PlayLine,
     View,
 )
 from p2pfish.games.registry import get_rules, make_bot
@@ -67,19 +63,19 @@ def choose(v: View, legal: Any) -> Any:
     return GreedyKingFish(random.Random(0)).choose(v, legal)
 
 
-def lines_of(v: View) -> list[PlayLine]:
-    return [PlayLine(DECK, position, label) for position, label in v.hand]
+def lines_of(v: View) -> list[kingfish.PlayLine]:
+    return [kingfish.PlayLine(DECK, position, label) for position, label in v.hand]
 
 
 def test_takes_the_two_point_fish() -> None:
     v = view(REEL, ("2C",), (("5H", "QH", "3S"), (), ()), pond=0, lines=("KH", "9D"), baits=("4H", None))
     v = v._replace(catchable=("5H", "QH"), my_bait="4H")
-    assert choose(v, [Catch("5H"), Catch("QH")]) == Catch("QH")
+    assert choose(v, [kingfish.Catch("5H"), kingfish.Catch("QH")]) == kingfish.Catch("QH")
 
 
 def test_casts_the_line_that_catches_something() -> None:
     v = view(LINE, ("2C", "9D", "5D", "4S"), (("8D", "6C", "3H"), ("KS",), ()), pond=0)
-    assert choose(v, lines_of(v)) == PlayLine(DECK, 1, "9D")
+    assert choose(v, lines_of(v)) == kingfish.PlayLine(DECK, 1, "9D")
 
 
 def test_baits_the_suit_of_the_fish_the_line_catches_most_often_but_not_always() -> None:
@@ -87,30 +83,32 @@ def test_baits_the_suit_of_the_fish_the_line_catches_most_often_but_not_always()
     v = view(BAIT, ("2C", "4S", "5D"), (("8D", "6C", "3H"), (), ()), pond=0, lines=("9D", "7C"))
     v = v._replace(hand=((0, "2C"), (2, "4S"), (3, "5D")), baits_down=(False, True))
     bot = GreedyKingFish(random.Random(1))
-    drawn = Counter(bot.choose(v, [PlayBait(0), PlayBait(2), PlayBait(3)]) for _ in range(600))
-    assert drawn.most_common(1)[0][0] == PlayBait(3)
-    assert set(drawn) == {PlayBait(0), PlayBait(2), PlayBait(3)}
-    assert drawn[PlayBait(3)] <= 600 * (1 / 3 + SPY_MARGIN) + 60
+    drawn = Counter(
+        bot.choose(v, [kingfish.PlayBait(0), kingfish.PlayBait(2), kingfish.PlayBait(3)]) for _ in range(600)
+    )
+    assert drawn.most_common(1)[0][0] == kingfish.PlayBait(3)
+    assert set(drawn) == {kingfish.PlayBait(0), kingfish.PlayBait(2), kingfish.PlayBait(3)}
+    assert drawn[kingfish.PlayBait(3)] <= 600 * (1 / 3 + SPY_MARGIN) + 60
 
 
 def test_keeps_a_court_card_out_of_the_bait() -> None:
     """A queen and a four both bait the hearts; the queen is kept for a later line."""
     v = view(BAIT, ("QH", "4H", "9C"), (("3H", "2S", "8D"), (), ()), pond=0, lines=("7H", "6C"))
-    assert choose(v, [PlayBait(0), PlayBait(1), PlayBait(2)]) == PlayBait(1)
+    assert choose(v, [kingfish.PlayBait(0), kingfish.PlayBait(1), kingfish.PlayBait(2)]) == kingfish.PlayBait(1)
 
 
 def test_chooses_the_pond_with_a_court_fish_it_can_catch() -> None:
     v = view(CHOOSE, ("KS", "3S", "2C", "4D"), (("9H", "8H", "AH"), ("JS", "7D"), ("5C", "6H")))
-    assert choose(v, [ChoosePond(0), ChoosePond(1), ChoosePond(2)]) == ChoosePond(1)
+    assert choose(v, [kingfish.ChoosePond(0), kingfish.ChoosePond(1), kingfish.ChoosePond(2)]) == kingfish.ChoosePond(1)
 
 
 def test_a_low_line_reels_before_a_rival() -> None:
     """One fish, a rival line of 6 played already: a line of 5 reels before it, a 9 after it."""
     v = view(LINE, ("9S", "5S", "2H"), (("4H",), (), ()), pond=0, dealer=1, lines=(None, "6C"), deck_left=1)
-    assert choose(v, lines_of(v)) == PlayLine(DECK, 1, "5S")
+    assert choose(v, lines_of(v)) == kingfish.PlayLine(DECK, 1, "5S")
 
 
 def test_keeps_the_tackle_card_that_catches_a_court_fish() -> None:
     v = view(TACKLE, ("4S", "3C"), (("QS", "7H", "2D"), (), ()), pond=0, lines=("8C", "5H"))
     v = v._replace(reeled=(True, True), tackle=("9C", "KH", "6D"))
-    assert choose(v, [Keep("9C"), Keep("KH"), Keep("6D")]) == Keep("KH")
+    assert choose(v, [kingfish.Keep("9C"), kingfish.Keep("KH"), kingfish.Keep("6D")]) == kingfish.Keep("KH")

@@ -21,14 +21,10 @@ from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, ca
 from p2pfish.core.errors import IllegalAction
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
 from p2pfish.core.player import Player
+from p2pfish.games.kingfish import rules as kingfish
 from p2pfish.games.kingfish.rules import (
     OVER,
     RULES,
-    Catch,
-    ChoosePond,
-    Keep,
-    PlayBait,
-    PlayLine,
     State,
 )
 from p2pfish.selfplay import Step, play_game
@@ -258,17 +254,17 @@ class Checker:
                 m.tackle, m.kept = list(action.labels), 0
                 m.deck_left -= p
                 m.after_keep()
-        elif isinstance(action, ChoosePond):
+        elif isinstance(action, kingfish.ChoosePond):
             assert m.due == ("choose", seat)
             assert m.ponds[action.pond]
             m.pond = action.pond
             m.due = ("line", m.order[0])
-        elif isinstance(action, PlayLine):
+        elif isinstance(action, kingfish.PlayLine):
             assert m.due == ("line", seat) and seat is not None
             m.lines[seat] = action.label
             m.hands[seat] -= 1
             m.due = ("line", m.order[len(m.lines)]) if len(m.lines) < p else ("bait", m.order[0])
-        elif isinstance(action, PlayBait):
+        elif isinstance(action, kingfish.PlayBait):
             assert m.due == ("bait", seat) and seat is not None
             m.baits[seat] = before.shown[action.position]  # a kept tackle card is known to all
             m.hands[seat] -= 1
@@ -281,13 +277,13 @@ class Checker:
             assert m.baits[seat] is None
             m.baits[seat] = action.label
             m.reel_on()
-        elif isinstance(action, Catch):
+        elif isinstance(action, kingfish.Catch):
             assert m.due == ("catch", seat) and seat is not None
             assert action.fish in m.options(seat)
             m.take(seat, action.fish)
             m.reel_on()
         else:
-            assert isinstance(action, Keep)
+            assert isinstance(action, kingfish.Keep)
             assert m.due == ("keep", seat) and seat is not None
             m.keep(seat, action.card)
             m.after_keep()
@@ -342,19 +338,21 @@ class Checker:
             assert view.chooser == m.order[(m.excursion - 1) % p]
         legal = RULES.legal_actions(state, seat, known[seat])
         if kind == "choose":
-            assert list(legal) == [ChoosePond(k) for k in range(3) if m.ponds[k]]
+            assert list(legal) == [kingfish.ChoosePond(k) for k in range(3) if m.ponds[k]]
             assert len(legal) > 1
         elif kind in ("line", "bait"):
             assert len(legal) == m.hands[seat] == len(views[seat].hand)
-            assert {a.position for a in legal if isinstance(a, PlayLine | PlayBait)} == set(state.hands[seat])
+            assert {a.position for a in legal if isinstance(a, kingfish.PlayLine | kingfish.PlayBait)} == set(
+                state.hands[seat]
+            )
         elif kind == "turn":
             (reveal,) = legal
             assert isinstance(reveal, RevealCard) and reveal.position == state.baits[seat]
         elif kind == "catch":
-            assert list(legal) == [Catch(fish) for fish in m.options(seat)]
+            assert list(legal) == [kingfish.Catch(fish) for fish in m.options(seat)]
             assert views[seat].catchable == tuple(m.options(seat))
         else:
-            assert list(legal) == [Keep(card) for card in m.tackle]
+            assert list(legal) == [kingfish.Keep(card) for card in m.tackle]
         # every position of the round deck is in exactly one place
         where = place_of(state)
         assert sorted(where) == list(range(52))
@@ -383,15 +381,19 @@ class Checker:
                 label = label or known[s].get(card_name(deck, position))
             labels[position] = str(label or self.rng.choice(LABELS))
         positions = [*self.rng.sample(range(52), 8), -1, 52]
-        probes: list[Action] = [ChoosePond(k) for k in (-1, 0, 1, 2, 3)]
+        probes: list[Action] = [kingfish.ChoosePond(k) for k in (-1, 0, 1, 2, 3)]
         for position in positions:
             label = labels.get(position, "AS")
-            probes += [PlayLine(deck, position, label), PlayBait(position), RevealCard(deck, position, label)]
-        probes += [Catch(label) for label in self.rng.sample(LABELS, 6)]
-        probes += [Catch(str(state.shown[q])) for pond in state.ponds for q in pond]
-        probes += [Keep(label) for label in self.rng.sample(LABELS, 4)]
-        probes += [Keep(str(state.shown[q])) for q in state.tackle]
-        probes += [Chance((0,)), PlayLine("round-0", state.hands[seat][0] if state.hands[seat] else 0, "AS")]
+            probes += [
+                kingfish.PlayLine(deck, position, label),
+                kingfish.PlayBait(position),
+                RevealCard(deck, position, label),
+            ]
+        probes += [kingfish.Catch(label) for label in self.rng.sample(LABELS, 6)]
+        probes += [kingfish.Catch(str(state.shown[q])) for pond in state.ponds for q in pond]
+        probes += [kingfish.Keep(label) for label in self.rng.sample(LABELS, 4)]
+        probes += [kingfish.Keep(str(state.shown[q])) for q in state.tackle]
+        probes += [Chance((0,)), kingfish.PlayLine("round-0", state.hands[seat][0] if state.hands[seat] else 0, "AS")]
         legal = set(RULES.legal_actions(state, seat, known[seat]))
         frozen = copy.deepcopy(state)
         for actor in (seat, (seat + 1 + self.rng.randrange(p - 1)) % p):
@@ -414,12 +416,14 @@ class EagerBot:
         self.rng = rng
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
-        if isinstance(legal[0], PlayLine):
-            return max(legal, key=lambda a: rank_of(a.label) if isinstance(a, PlayLine) else 0)
-        if isinstance(legal[0], PlayBait) and view.pond is not None:
+        if isinstance(legal[0], kingfish.PlayLine):
+            return max(legal, key=lambda a: rank_of(a.label) if isinstance(a, kingfish.PlayLine) else 0)
+        if isinstance(legal[0], kingfish.PlayBait) and view.pond is not None:
             suits = [fish[-1] for fish in view.ponds[view.pond]]
             labels = dict(view.hand)
-            return max(legal, key=lambda a: suits.count(labels[a.position][-1]) if isinstance(a, PlayBait) else 0)
+            return max(
+                legal, key=lambda a: suits.count(labels[a.position][-1]) if isinstance(a, kingfish.PlayBait) else 0
+            )
         return legal[self.rng.randrange(len(legal))]
 
 

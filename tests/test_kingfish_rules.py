@@ -23,6 +23,7 @@ from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled, ca
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest
 from p2pfish.core.wire import Scalar
+from p2pfish.games.kingfish import rules as kingfish
 from p2pfish.games.kingfish.rules import (
     BAIT,
     CHOOSE,
@@ -34,11 +35,6 @@ from p2pfish.games.kingfish.rules import (
     RULES,
     SHUFFLE,
     TACKLE,
-    Catch,
-    ChoosePond,
-    Keep,
-    PlayBait,
-    PlayLine,
     State,
     View,
     catches,
@@ -125,14 +121,14 @@ class Table:
 
     def choose(self, pond: int) -> int:
         seat = self.actor()
-        self.play(seat, ChoosePond(pond))
+        self.play(seat, kingfish.ChoosePond(pond))
         return seat
 
     def line(self, seat: int, label: str) -> None:
-        self.play(seat, PlayLine(self.state.deck, self.pos(label), label))
+        self.play(seat, kingfish.PlayLine(self.state.deck, self.pos(label), label))
 
     def bait(self, seat: int, label: str) -> None:
-        self.play(seat, PlayBait(self.pos(label)))
+        self.play(seat, kingfish.PlayBait(self.pos(label)))
 
     def cast(self, lines: str, baits: str) -> list[int]:
         """Every seat's line then bait (labels by seat), each when its turn comes; returns the order."""
@@ -167,17 +163,17 @@ class Table:
                 self.turn(seat)
             else:
                 steps.append(("catch", seat))
-                self.play(seat, Catch((catches or {})[seat]))
+                self.play(seat, kingfish.Catch((catches or {})[seat]))
         return steps
 
     def keep(self, cards: Mapping[int, str] | None = None) -> list[int]:
-        """Every due Keep (`cards[seat]`, default the first card); returns the seats that chose."""
+        """Every due kingfish.Keep (`cards[seat]`, default the first card); returns the seats that chose."""
         order = []
         while self.state.phase == TACKLE:
             seat = self.actor()
             order.append(seat)
             card = (cards or {}).get(seat) or self.view(seat).tackle[0]
-            self.play(seat, Keep(card))
+            self.play(seat, kingfish.Keep(card))
         return order
 
     def step(self) -> None:
@@ -231,7 +227,7 @@ def test_first_dealer_is_drawn_by_chance_by_default() -> None:
         expect_illegal(state, None, Chance((3,)))
         expect_illegal(state, None, Chance((0, 1)))
         expect_illegal(state, None, Shuffled("round-1", 52))
-        expect_illegal(state, 0, ChoosePond(0))
+        expect_illegal(state, 0, kingfish.ChoosePond(0))
         drawn = RULES.apply(state, None, Chance((2,)))
         assert (drawn.first, drawn.dealer, drawn.round, drawn.phase) == (2, 2, 1, SHUFFLE)
         assert RULES.chance(drawn) == ShuffleRequest("round-1", DECK_LABELS)
@@ -250,7 +246,7 @@ def test_each_round_shuffles_a_fresh_deck_deals_six_private_cards_each_then_thre
         expect_illegal(state, None, Dealt("round-1", positions, seat, labels[:6]))  # a private deal shows nothing
         expect_illegal(state, None, Dealt("round-1", positions, (seat + 1) % 3, None))
         expect_illegal(state, None, Dealt("round-1", tuple(p + 1 for p in positions), seat, None))
-        expect_illegal(state, 0, ChoosePond(0))
+        expect_illegal(state, 0, kingfish.ChoosePond(0))
         state = RULES.apply(state, None, Dealt("round-1", positions, seat, None))
     ponds = tuple(range(18, 27))
     assert RULES.chance(state) == DealRequest("round-1", ponds, None)
@@ -291,11 +287,15 @@ def test_ponds_emptied_one_by_one_choosers_rotate_and_the_last_pond_is_chosen_by
     )
     # excursion 1: the dealer chooses
     assert t.view(2).chooser == 0
-    assert RULES.legal_actions(t.state, 0, t.known[0]) == [ChoosePond(0), ChoosePond(1), ChoosePond(2)]
+    assert RULES.legal_actions(t.state, 0, t.known[0]) == [
+        kingfish.ChoosePond(0),
+        kingfish.ChoosePond(1),
+        kingfish.ChoosePond(2),
+    ]
     assert RULES.legal_actions(t.state, 1, t.known[1]) == ()
-    expect_illegal(t.state, 1, ChoosePond(0))
+    expect_illegal(t.state, 1, kingfish.ChoosePond(0))
     for bad in (-1, 3):
-        expect_illegal(t.state, 0, ChoosePond(bad))
+        expect_illegal(t.state, 0, kingfish.ChoosePond(bad))
     assert t.choose(0) == 0
     t.cast("10C 7C 10H", "KS QS JS")
     assert t.reel({1: "4S", 0: "3S"}) == [("turn", 1), ("catch", 1), ("turn", 0), ("turn", 2), ("catch", 0)]
@@ -304,10 +304,10 @@ def test_ponds_emptied_one_by_one_choosers_rotate_and_the_last_pond_is_chosen_by
     # excursion 2: the next seat clockwise chooses; the empty pond cannot be chosen
     assert t.state.phase == CHOOSE and t.state.excursion == 2
     assert t.view(0).chooser == 1 and t.view(0).ponds[0] == ()
-    assert RULES.legal_actions(t.state, 1, t.known[1]) == [ChoosePond(1), ChoosePond(2)]
-    error = expect_illegal(t.state, 1, ChoosePond(0))
+    assert RULES.legal_actions(t.state, 1, t.known[1]) == [kingfish.ChoosePond(1), kingfish.ChoosePond(2)]
+    error = expect_illegal(t.state, 1, kingfish.ChoosePond(0))
     assert "empty" in error.reason
-    expect_illegal(t.state, 0, ChoosePond(1))
+    expect_illegal(t.state, 0, kingfish.ChoosePond(1))
     assert t.choose(1) == 1
     t.cast("9C 6C 9H", "KH QH JH")
     t.reel({1: "2H", 0: "4H"})
@@ -317,7 +317,7 @@ def test_ponds_emptied_one_by_one_choosers_rotate_and_the_last_pond_is_chosen_by
     assert (t.state.phase, t.state.pond, t.state.excursion) == (LINE, 2, 3)
     assert t.view(0).chooser == 2
     assert RULES.to_act(t.state) == (0,)
-    expect_illegal(t.state, 2, ChoosePond(2))
+    expect_illegal(t.state, 2, kingfish.ChoosePond(2))
     t.cast("8C 5C 8H", "KD QD JD")
     before_end = t.state
     t.reel({1: "3D", 0: "2D"})
@@ -346,18 +346,20 @@ def test_line_is_face_up_and_bait_face_down() -> None:
     t = Table(4, start=2)
     t.deal({0: "2C 3C", 1: "4C 5C", 2: "6C 7C", 3: "8C 9C"})
     t.choose(1)
-    assert RULES.legal_actions(t.state, 2, t.known[2]) == [PlayLine("round-1", p, t.label(2, p)) for p in range(12, 18)]
+    assert RULES.legal_actions(t.state, 2, t.known[2]) == [
+        kingfish.PlayLine("round-1", p, t.label(2, p)) for p in range(12, 18)
+    ]
     assert RULES.legal_actions(t.state, 3, t.known[3]) == ()
-    expect_illegal(t.state, 3, PlayLine("round-1", t.pos("8C"), "8C"))  # out of turn
-    expect_illegal(t.state, 2, PlayBait(t.pos("7C")))  # a bait before the line
+    expect_illegal(t.state, 3, kingfish.PlayLine("round-1", t.pos("8C"), "8C"))  # out of turn
+    expect_illegal(t.state, 2, kingfish.PlayBait(t.pos("7C")))  # a bait before the line
     t.line(2, "6C")
     assert t.view(0).lines == (None, None, "6C", None)
     assert t.state.hands[2] == (13, 14, 15, 16, 17)
     for seat, label in ((3, "8C"), (0, "2C"), (1, "4C")):
         t.line(seat, label)
     assert t.state.phase == BAIT
-    assert RULES.legal_actions(t.state, 2, t.known[2]) == [PlayBait(p) for p in (13, 14, 15, 16, 17)]
-    expect_illegal(t.state, 2, PlayLine("round-1", t.pos("7C"), "7C"))  # a line after the lines
+    assert RULES.legal_actions(t.state, 2, t.known[2]) == [kingfish.PlayBait(p) for p in (13, 14, 15, 16, 17)]
+    expect_illegal(t.state, 2, kingfish.PlayLine("round-1", t.pos("7C"), "7C"))  # a line after the lines
     t.bait(2, "7C")
     assert t.state.baits[2] == t.pos("7C")
     mine = t.view(2)
@@ -375,27 +377,27 @@ def test_a_card_the_seat_does_not_hold_cannot_be_played() -> None:
     t.choose(0)
     deck = t.state.deck
     others = (
-        PlayLine(deck, t.pos("5C"), "5C"),  # seat 1's card
-        PlayLine(deck, t.pos("2S"), "2S"),  # a fish in a pond
-        PlayLine(deck, 40, DECK_LABELS[0]),  # still in the deck
-        PlayLine(deck, 52, "2C"),
-        PlayLine(deck, -1, "2C"),
+        kingfish.PlayLine(deck, t.pos("5C"), "5C"),  # seat 1's card
+        kingfish.PlayLine(deck, t.pos("2S"), "2S"),  # a fish in a pond
+        kingfish.PlayLine(deck, 40, DECK_LABELS[0]),  # still in the deck
+        kingfish.PlayLine(deck, 52, "2C"),
+        kingfish.PlayLine(deck, -1, "2C"),
     )
     for action in others:
         error = expect_illegal(t.state, 0, action)
         assert "does not hold" in error.reason or "not the card" in error.reason
-    expect_illegal(t.state, 0, PlayLine("round-2", t.pos("2C"), "2C"))  # another round's deck
-    expect_illegal(t.state, 0, PlayLine(deck, t.pos("2C"), "ZZ"))
-    expect_illegal(t.state, 0, PlayLine(deck, t.pos("2C"), "3S"))  # a label already face up in a pond
+    expect_illegal(t.state, 0, kingfish.PlayLine("round-2", t.pos("2C"), "2C"))  # another round's deck
+    expect_illegal(t.state, 0, kingfish.PlayLine(deck, t.pos("2C"), "ZZ"))
+    expect_illegal(t.state, 0, kingfish.PlayLine(deck, t.pos("2C"), "3S"))  # a label already face up in a pond
     t.line(0, "2C")
     t.line(1, "5C")
-    expect_illegal(t.state, 2, PlayLine(deck, t.pos("7C"), "2C"))  # a label already face up as a line
+    expect_illegal(t.state, 2, kingfish.PlayLine(deck, t.pos("7C"), "2C"))  # a label already face up as a line
     t.line(2, "7C")
     for position in (t.pos("2C"), t.pos("5C"), t.pos("2S"), 40):  # played, another seat's, a fish, the deck
-        expect_illegal(t.state, 0, PlayBait(position))
+        expect_illegal(t.state, 0, kingfish.PlayBait(position))
     t.bait(0, "3C")
-    expect_illegal(t.state, 1, PlayBait(t.pos("3C")))  # seat 0's bait
-    expect_illegal(t.state, 1, PlayBait(t.pos("4C")))  # seat 0's hand
+    expect_illegal(t.state, 1, kingfish.PlayBait(t.pos("3C")))  # seat 0's bait
+    expect_illegal(t.state, 1, kingfish.PlayBait(t.pos("4C")))  # seat 0's hand
     t.bait(1, "6C")
     t.bait(2, "8C")
     assert t.state.phase == REEL
@@ -404,7 +406,7 @@ def test_a_card_the_seat_does_not_hold_cannot_be_played() -> None:
     # the next excursion: played cards are discarded, no longer held
     assert t.choose(0) == 1
     for label in ("2C", "3C"):
-        error = expect_illegal(t.state, 0, PlayLine(deck, t.pos(label), label))
+        error = expect_illegal(t.state, 0, kingfish.PlayLine(deck, t.pos(label), label))
         assert "does not hold" in error.reason
 
 
@@ -418,15 +420,19 @@ def test_a_kept_tackle_card_is_public_in_hand_and_must_be_played_under_its_label
     assert t.state.phase == TACKLE
     assert t.view(0).tackle == ("5H", "6H", "7H")
     assert RULES.to_act(t.state) == (1,)
-    assert RULES.legal_actions(t.state, 1, t.known[1]) == [Keep("5H"), Keep("6H"), Keep("7H")]
+    assert RULES.legal_actions(t.state, 1, t.known[1]) == [
+        kingfish.Keep("5H"),
+        kingfish.Keep("6H"),
+        kingfish.Keep("7H"),
+    ]
     assert RULES.legal_actions(t.state, 2, t.known[2]) == ()
-    expect_illegal(t.state, 2, Keep("5H"))  # out of turn
-    expect_illegal(t.state, 1, Keep("8H"))  # not in the box
-    expect_illegal(t.state, 1, ChoosePond(0))
-    t.play(1, Keep("6H"))
+    expect_illegal(t.state, 2, kingfish.Keep("5H"))  # out of turn
+    expect_illegal(t.state, 1, kingfish.Keep("8H"))  # not in the box
+    expect_illegal(t.state, 1, kingfish.ChoosePond(0))
+    t.play(1, kingfish.Keep("6H"))
     assert RULES.to_act(t.state) == (2,)
-    expect_illegal(t.state, 2, Keep("6H"))  # already kept
-    t.play(2, Keep("5H"))
+    expect_illegal(t.state, 2, kingfish.Keep("6H"))  # already kept
+    t.play(2, kingfish.Keep("5H"))
     # seat 0, the last, keeps the last card by itself
     assert t.state.phase == CHOOSE and t.state.excursion == 2
     assert t.state.tackle == ()
@@ -443,7 +449,7 @@ def test_a_kept_tackle_card_is_public_in_hand_and_must_be_played_under_its_label
     t.line(1, "6H")
     first = t.state.hands[2][0]
     t.line(2, t.label(2, first))
-    expect_illegal(t.state, 0, PlayLine(t.state.deck, t.pos("7H"), "8S"))  # not the card everyone saw kept
+    expect_illegal(t.state, 0, kingfish.PlayLine(t.state.deck, t.pos("7H"), "8S"))  # not the card everyone saw kept
     t.line(0, "7H")
     assert t.view(2).lines == ("7H", "6H", t.label(2, first))
 
@@ -494,10 +500,10 @@ def test_reeling_goes_from_the_lowest_line_each_turning_the_bait_and_reeling_at_
     assert t.view(0).baits == (None, "6S", None)
     t.turn(2)  # line 6: 3S or 4S, a choice
     assert RULES.to_act(t.state) == (2,) and not RULES.reveal_due(t.state, 2)
-    assert RULES.legal_actions(t.state, 2, t.known[2]) == [Catch("3S"), Catch("4S")]
+    assert RULES.legal_actions(t.state, 2, t.known[2]) == [kingfish.Catch("3S"), kingfish.Catch("4S")]
     assert t.view(2).catchable == ("3S", "4S")
     assert t.view(0).catchable == ()
-    t.play(2, Catch("4S"))
+    t.play(2, kingfish.Catch("4S"))
     assert RULES.to_act(t.state) == (0,) and RULES.reveal_due(t.state, 0)
     t.turn(0)
     assert t.state.reel_log == ((1, "2S"), (2, "4S"), (0, "3S"))
@@ -531,13 +537,13 @@ def test_a_tied_group_does_not_reel_before_every_bait_of_it_is_up() -> None:
     # seat 0 has a catch in reach, but seat 1 (tied) must turn its bait first
     assert RULES.to_act(t.state) == (1,) and RULES.reveal_due(t.state, 1)
     assert t.state.reel_log == ()
-    expect_illegal(t.state, 1, Catch("AH"))
+    expect_illegal(t.state, 1, kingfish.Catch("AH"))
     t.turn(1)
     assert RULES.to_act(t.state) == (1,)  # the K bait reels first
-    t.play(1, Catch("AH"))
+    t.play(1, kingfish.Catch("AH"))
     # seat 0 has 4H, 5H; seat 2 (line 9) waits
     assert RULES.to_act(t.state) == (0,)
-    t.play(0, Catch("5H"))
+    t.play(0, kingfish.Catch("5H"))
     assert t.turn(2).reel_log == ((1, "AH"), (0, "5H"), (2, "4H"))
 
 
@@ -579,7 +585,7 @@ def test_king_fish_rule_in_play_court_lines_take_court_fish_number_lines_do_not(
     assert t.turn(1).reel_log == ((2, None), (1, "9S"))
     t.turn(0)  # the Queen line: the King fish above it and the 10S
     assert t.view(0).catchable == ("KS", "10S")
-    t.play(0, Catch("KS"))
+    t.play(0, kingfish.Catch("KS"))
     assert t.state.caught == (("KS",), ("9S",), ())
     assert t.view(1).scores == (2, 1, 0)
 
@@ -589,15 +595,15 @@ def test_must_take_a_fish_it_catches_and_only_such_a_fish() -> None:
     t.deal({0: "5C 6S", 1: "KC 3C"}, ponds="2S 3S 9S 2H 4S 5H 2D 3D 4D", last="")
     t.choose(0)
     t.cast("5C KC", "6S 3C")
-    expect_illegal(t.state, 0, Catch("2S"))  # the bait is still face down
+    expect_illegal(t.state, 0, kingfish.Catch("2S"))  # the bait is still face down
     t.turn(0)
     for fish in ("9S", "4S", "2H", "AS", "KC", "6S"):  # not below the line, another pond, other suits, own cards
-        error = expect_illegal(t.state, 0, Catch(fish))
+        error = expect_illegal(t.state, 0, kingfish.Catch(fish))
         assert "can catch" in error.reason
-    expect_illegal(t.state, 1, Catch("2S"))
+    expect_illegal(t.state, 1, kingfish.Catch("2S"))
     expect_illegal(t.state, 0, RevealCard("round-1", t.pos("6S"), "6S"))  # already up
-    expect_illegal(t.state, 0, Keep("2S"))
-    t.play(0, Catch("3S"))
+    expect_illegal(t.state, 0, kingfish.Keep("2S"))
+    t.play(0, kingfish.Catch("3S"))
     # seat 1's clubs bait catches nothing in pond 1, even with a King line: the excursion moves on
     t.turn(1)
     assert t.state.reel_log == ((0, "3S"), (1, None))
@@ -620,7 +626,7 @@ def test_turning_up_a_bait_must_name_the_bait_and_its_card() -> None:
         RevealCard(deck, t.pos("6S"), "ZZ"),
         RevealCard(deck, t.pos("6S"), "2S"),  # a fish already face up
         RevealCard(deck, t.pos("6S"), "5C"),  # a line already face up
-        Catch("2S"),
+        kingfish.Catch("2S"),
     ):
         expect_illegal(t.state, 0, action)
     expect_illegal(t.state, 1, RevealCard(deck, t.pos("3C"), "3C"))  # not its turn
@@ -674,7 +680,9 @@ def test_empty_hands_after_reeling_end_the_round_at_once_with_no_tackle_box(play
         assert tackle_deals(t) == 4
         first = players * 6 + 9
         assert tackle_positions(t) == [tuple(range(first + k * players, first + (k + 1) * players)) for k in range(4)]
-        assert sum(isinstance(action, Keep) for _, action in t.log) == 4 * (players - 1)  # the last keeps itself
+        assert sum(isinstance(action, kingfish.Keep) for _, action in t.log) == 4 * (
+            players - 1
+        )  # the last keeps itself
         if number < players:
             assert t.state.round == number + 1 and t.state.dealer == (1 + number) % players
             assert RULES.chance(t.state) == ShuffleRequest(f"round-{number + 1}", DECK_LABELS)
@@ -698,7 +706,7 @@ def test_cards_left_in_hand_are_discarded_with_the_round() -> None:
     assert last.excursion == 3
     final = t.log[-1][1]
     played = {p for p in (*last.lines, *last.baits) if p is not None}
-    if isinstance(final, PlayBait):
+    if isinstance(final, kingfish.PlayBait):
         played.add(final.position)
     held = {p for hand in last.hands for p in hand} - played
     assert len(held) == 5 * 2
@@ -739,7 +747,7 @@ def test_one_round_per_player_and_the_dealer_rotates_clockwise(players: int, sta
     assert RULES.chance(t.state) is None
     for seat in range(players):
         assert RULES.legal_actions(t.state, seat, t.known[seat]) == ()
-        expect_illegal(t.state, seat, ChoosePond(0))
+        expect_illegal(t.state, seat, kingfish.ChoosePond(0))
     expect_illegal(t.state, None, Shuffled("round-1", 52))
 
 
@@ -841,14 +849,14 @@ def test_only_the_baiter_sees_its_face_down_bait() -> None:
 @pytest.mark.parametrize(
     "action",
     [
-        ChoosePond(0),
-        ChoosePond(2),
-        PlayLine("round-3", 17, "10H"),
-        PlayLine("round-1", 0, "AS"),
-        PlayBait(51),
-        Catch("KD"),
-        Catch("10C"),
-        Keep("QS"),
+        kingfish.ChoosePond(0),
+        kingfish.ChoosePond(2),
+        kingfish.PlayLine("round-3", 17, "10H"),
+        kingfish.PlayLine("round-1", 0, "AS"),
+        kingfish.PlayBait(51),
+        kingfish.Catch("KD"),
+        kingfish.Catch("10C"),
+        kingfish.Keep("QS"),
         RevealCard("round-2", 4, "7C"),
         Chance((1,)),
     ],
@@ -860,11 +868,16 @@ def test_wire_round_trip(action: Action) -> None:
 
 
 def test_wire_forms() -> None:
-    assert ChoosePond(1).to_wire() == {"t": "pond", "pond": 1}
-    assert PlayLine("round-1", 3, "QH").to_wire() == {"t": "line", "deck": "round-1", "position": 3, "label": "QH"}
-    assert PlayBait(7).to_wire() == {"t": "bait", "position": 7}
-    assert Catch("2S").to_wire() == {"t": "catch", "fish": "2S"}
-    assert Keep("AC").to_wire() == {"t": "keep", "card": "AC"}
+    assert kingfish.ChoosePond(1).to_wire() == {"t": "pond", "pond": 1}
+    assert kingfish.PlayLine("round-1", 3, "QH").to_wire() == {
+        "t": "line",
+        "deck": "round-1",
+        "position": 3,
+        "label": "QH",
+    }
+    assert kingfish.PlayBait(7).to_wire() == {"t": "bait", "position": 7}
+    assert kingfish.Catch("2S").to_wire() == {"t": "catch", "fish": "2S"}
+    assert kingfish.Keep("AC").to_wire() == {"t": "keep", "card": "AC"}
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from ui_helpers import (
 from p2pfish.core.actions import Action, Chance, Dealt, RevealCard, Shuffled
 from p2pfish.core.game import Known
 from p2pfish.games.kingfish import commands as kingfish_commands
+from p2pfish.games.kingfish import rules as kingfish
 from p2pfish.games.kingfish import screen as kingfish_screen
 from p2pfish.games.kingfish.commands import command, describe, parse, read_card
 from p2pfish.games.kingfish.kit import KIT as KINGFISH
@@ -40,11 +41,6 @@ from p2pfish.games.kingfish.rules import (
     SHUFFLE,
     TACKLE,
     TACKLE_DEAL,
-    Catch,
-    ChoosePond,
-    Keep,
-    PlayBait,
-    PlayLine,
     State,
     View,
     label_at,
@@ -198,24 +194,29 @@ def test_the_reel_and_the_tackle_box_are_shown() -> None:
 
 
 def test_the_selected_move_is_marked_on_the_board() -> None:
-    for phase, kind in ((CHOOSE, ChoosePond), (LINE, PlayLine), (BAIT, PlayBait), (TACKLE, Keep)):
+    for phase, kind in (
+        (CHOOSE, kingfish.ChoosePond),
+        (LINE, kingfish.PlayLine),
+        (BAIT, kingfish.PlayBait),
+        (TACKLE, kingfish.Keep),
+    ):
         each, moment = find(phase, lambda m: len(m.legal) > 1)
         for action in moment.legal:
             assert isinstance(action, kind)
             drawn = board(moment.view, each.names, action, True)
             marked = [fragment[1] for fragment in drawn if "class:selected" in fragment[0]]
-            if isinstance(action, ChoosePond):
+            if isinstance(action, kingfish.ChoosePond):
                 assert marked == [f"{action.pond + 1}:"]
-            elif isinstance(action, PlayLine):
+            elif isinstance(action, kingfish.PlayLine):
                 assert marked == [action.label, action.label]  # as the line, and in the hand
-            elif isinstance(action, PlayBait):
+            elif isinstance(action, kingfish.PlayBait):
                 label = kingfish_screen.hand_label(moment.view, action.position)
                 assert marked == [f"({label})", label]  # as the bait, and in the hand
-            elif isinstance(action, Keep):
+            elif isinstance(action, kingfish.Keep):
                 assert marked == [action.card]
     each, moment = find(REEL, lambda m: len(m.legal) > 1)
     for action in moment.legal:
-        assert isinstance(action, Catch)
+        assert isinstance(action, kingfish.Catch)
         drawn = board(moment.view, each.names, action, True)
         assert [fragment[1] for fragment in drawn if "class:selected" in fragment[0]] == [action.fish, action.fish]
 
@@ -281,7 +282,7 @@ def test_the_log_never_names_a_face_down_bait() -> None:
     for each in games():
         for seat, action in each.events:
             line = narrate(seat, action, each.names)
-            if isinstance(action, PlayBait):
+            if isinstance(action, kingfish.PlayBait):
                 assert seat is not None and line == f"{each.names[seat]} put a bait face down."
             if isinstance(action, Dealt) and action.to is not None:
                 assert action.labels is None and line.endswith("cards, face down.")
@@ -354,13 +355,13 @@ def test_short_forms_of_the_commands() -> None:
     _, moment = find(LINE, lambda m: len(m.legal) >= 3)
     view, legal = moment.view, list(moment.legal)
     hand = sorted_hand(view)
-    third = next(a for a in legal if isinstance(a, PlayLine) and a.position == hand[2][0])
+    third = next(a for a in legal if isinstance(a, kingfish.PlayLine) and a.position == hand[2][0])
     label = hand[2][1]
     for typed in ("line 3", "3", f"line {label.lower()}", f"cast {card_text(label, False)}", label, f"Line: {label}!"):
         assert parse(typed, view, legal) == third, typed
     _, moment = find(BAIT, lambda m: len(m.legal) >= 2)
     view, legal = moment.view, list(moment.legal)
-    second = next(a for a in legal if isinstance(a, PlayBait) and a.position == sorted_hand(view)[1][0])
+    second = next(a for a in legal if isinstance(a, kingfish.PlayBait) and a.position == sorted_hand(view)[1][0])
     assert parse("bait 2", view, legal) == parse(sorted_hand(view)[1][1].lower(), view, legal) == second
     _, moment = find(CHOOSE, lambda m: len(m.legal) == 3)
     view, legal = moment.view, list(moment.legal)
@@ -370,7 +371,7 @@ def test_short_forms_of_the_commands() -> None:
     assert view.pond is not None
     fish = view.ponds[view.pond]
     target = legal[-1]
-    assert isinstance(target, Catch)
+    assert isinstance(target, kingfish.Catch)
     number = fish.index(target.fish) + 1
     for typed in (f"catch {number}", f"reel {target.fish.lower()}", f"take {target.fish}", target.fish.lower()):
         assert parse(typed, view, legal) == target, typed
@@ -403,7 +404,7 @@ def test_illegal_commands_say_why() -> None:
             found.setdefault("catch now", RECORDED.refusal(parse, moment, "catch 1"))
             found.setdefault("bait 0", RECORDED.refusal(parse, moment, "bait 0"))
             found.setdefault("turn now", RECORDED.refusal(parse, moment, "turn"))
-        if phase == REEL and isinstance(moment.choice, Catch):
+        if phase == REEL and isinstance(moment.choice, kingfish.Catch):
             found.setdefault("keep now", RECORDED.refusal(parse, moment, "keep 1"))
             assert view.pond is not None
             other = next((f for p in range(3) if p != view.pond for f in view.ponds[p]), None)
@@ -454,8 +455,8 @@ def test_a_fish_the_line_and_bait_do_not_catch_says_why() -> None:
         return base._replace(ponds=ponds, lines=lines, baits=baits, catchable=catchable)
 
     view = reel("7H", "QS", ("5S", "9S", "4H", "KS"), ("5S",))
-    moves: list[Action] = [Catch("5S")]
-    assert parse("catch 5s", view, moves) == Catch("5S")
+    moves: list[Action] = [kingfish.Catch("5S")]
+    assert parse("catch 5s", view, moves) == kingfish.Catch("5S")
     assert parse("catch 4H", view, moves) == "your bait QS catches spades only, not 4H: you can catch 5S"
     assert parse("catch 9S", view, moves) == "your line 7H catches only fish below 7, not 9S: you can catch 5S"
     assert parse("catch KS", view, moves) == (
@@ -463,7 +464,7 @@ def test_a_fish_the_line_and_bait_do_not_catch_says_why() -> None:
     )
     assert parse("catch 2C", view, moves) == f"2C is not in pond {base.pond + 1} (5S 9S 4H KS)"
     assert parse("catch 4", view, moves) == parse("catch KS", view, moves)
-    assert isinstance(legal[0], Catch)
+    assert isinstance(legal[0], kingfish.Catch)
 
 
 def test_unknown_and_malformed_commands_list_what_is_possible() -> None:
@@ -503,17 +504,17 @@ def test_narration_gives_one_line_per_event() -> None:
     for (seat, action), line in zip(each.events, lines, strict=True):
         who = each.names[seat] if seat is not None else ""
         kinds.add(type(action).__name__)
-        if isinstance(action, ChoosePond):
+        if isinstance(action, kingfish.ChoosePond):
             assert line == f"{who} chose pond {action.pond + 1}."
-        elif isinstance(action, PlayLine):
+        elif isinstance(action, kingfish.PlayLine):
             assert line == f"{who} cast a line of {card_text(action.label, False)}."
-        elif isinstance(action, PlayBait):
+        elif isinstance(action, kingfish.PlayBait):
             assert line == f"{who} put a bait face down."
         elif isinstance(action, RevealCard):
             assert line.startswith(f"{who} turned up the bait {card_text(action.label, False)}.")
-        elif isinstance(action, Catch):
+        elif isinstance(action, kingfish.Catch):
             assert line.startswith(f"{who} caught {card_text(action.fish, False)} (")
-        elif isinstance(action, Keep):
+        elif isinstance(action, kingfish.Keep):
             assert line.startswith(f"{who} kept {card_text(action.card, False)} from the tackle box.")
         elif isinstance(action, Shuffled):
             assert line == f"Round {action.deck.split('-')[1]}: a fresh deck, shuffled by every seat."
@@ -531,9 +532,9 @@ def test_narration_gives_one_line_per_event() -> None:
             assert isinstance(action, Chance)
     assert {"ChoosePond", "PlayLine", "PlayBait", "RevealCard", "Keep", "Shuffled", "Dealt"} <= kinds
     names = NAMES[:3]
-    assert narrate(1, PlayLine("round-1", 4, "9C"), names) == "Bob cast a line of 9♣."
-    assert narrate(0, Catch("KS"), names) == "Ann caught K♠ (2 points)."
-    assert narrate(2, Keep("4D"), names) == "Carla kept 4♦ from the tackle box."
+    assert narrate(1, kingfish.PlayLine("round-1", 4, "9C"), names) == "Bob cast a line of 9♣."
+    assert narrate(0, kingfish.Catch("KS"), names) == "Ann caught K♠ (2 points)."
+    assert narrate(2, kingfish.Keep("4D"), names) == "Carla kept 4♦ from the tackle box."
     assert narrate(None, Chance((2,)), names) == "Carla deals first (drawn by joint randomness)."
 
 

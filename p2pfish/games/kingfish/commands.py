@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2pfish.core.actions import Action, RevealCard
+from p2pfish.games.kingfish import rules
 from p2pfish.games.kingfish.rules import (
     BAIT,
     CHOOSE,
@@ -30,11 +31,6 @@ from p2pfish.games.kingfish.rules import (
     REEL,
     START,
     TACKLE,
-    Catch,
-    ChoosePond,
-    Keep,
-    PlayBait,
-    PlayLine,
     View,
     catches,
     fish_points,
@@ -82,31 +78,31 @@ def describe(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
     """An action in the words a player would use: its command with a note in parentheses (typed back, it
     is read as the same action, notes being left out)."""
     said = command(action, view, names)
-    if isinstance(action, ChoosePond):
+    if isinstance(action, rules.ChoosePond):
         fish = view.ponds[action.pond] if 0 <= action.pond < len(view.ponds) else ()
         return f"{said} ({' '.join(fish) or 'empty'})"
-    if isinstance(action, PlayBait):
+    if isinstance(action, rules.PlayBait):
         return f"{said} (face down)" if hand_label(view, action.position) else "bait (a hand card face down)"
     if isinstance(action, RevealCard):
         return f"turn up your bait {action.label}"
-    if isinstance(action, Catch):
+    if isinstance(action, rules.Catch):
         return f"{said} ({points_text(fish_points(action.fish))})"
     return said
 
 
 def command(action: Action, view: View, names: tuple[str, ...] = ()) -> str:
     """The shortest command that plays `action`."""
-    if isinstance(action, ChoosePond):
+    if isinstance(action, rules.ChoosePond):
         return f"pond {action.pond + 1}"
-    if isinstance(action, PlayLine):
+    if isinstance(action, rules.PlayLine):
         return f"line {action.label}"
-    if isinstance(action, PlayBait):
+    if isinstance(action, rules.PlayBait):
         return f"bait {hand_label(view, action.position)}"
     if isinstance(action, RevealCard):
         return "turn"
-    if isinstance(action, Catch):
+    if isinstance(action, rules.Catch):
         return f"catch {action.fish}"
-    if isinstance(action, Keep):
+    if isinstance(action, rules.Keep):
         return f"keep {action.card}"
     return str(action)
 
@@ -235,7 +231,7 @@ def _resolve(wanted: Wanted, view: View, legal: Sequence[Action], names: tuple[s
 
 def _pond(wanted: Wanted, view: View, legal: Sequence[Action]) -> Action | str:
     number = wanted.number or 0
-    found = next((a for a in legal if isinstance(a, ChoosePond) and a.pond == number - 1), None)
+    found = next((a for a in legal if isinstance(a, rules.ChoosePond) and a.pond == number - 1), None)
     if found is not None:
         return found
     open_ponds = [str(pond + 1) for pond in range(PONDS) if view.ponds[pond]]
@@ -257,7 +253,7 @@ def _hand_card(wanted: Wanted, view: View, legal: Sequence[Action]) -> Action | 
             where = _where(str(wanted.card), view)
             return f"you do not hold {wanted.card}{where} (your hand: {held})"
     for action in legal:
-        if isinstance(action, (PlayLine, PlayBait)) and action.position == position:
+        if isinstance(action, (rules.PlayLine, rules.PlayBait)) and action.position == position:
             return action
     return "that is not a legal move now"
 
@@ -279,7 +275,7 @@ def _catch(wanted: Wanted, view: View, legal: Sequence[Action]) -> Action | str:
     fish, refusal = _chosen(wanted, fish_here, f"{number} holds {len(fish_here)} fish", "catch")
     if refusal:
         return refusal
-    found = next((a for a in legal if isinstance(a, Catch) and a.fish == fish), None)
+    found = next((a for a in legal if isinstance(a, rules.Catch) and a.fish == fish), None)
     if found is not None:
         return found
     if fish not in fish_here:
@@ -313,7 +309,7 @@ def _keep(wanted: Wanted, view: View, legal: Sequence[Action]) -> Action | str:
     card, refusal = _chosen(wanted, box, f"the tackle box holds {len(box)} cards", "keep")
     if refusal:
         return refusal
-    found = next((a for a in legal if isinstance(a, Keep) and a.card == card), None)
+    found = next((a for a in legal if isinstance(a, rules.Keep) and a.card == card), None)
     if found is not None:
         return found
     return f"{card} is not in the tackle box ({' '.join(box)})"

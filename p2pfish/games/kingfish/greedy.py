@@ -30,16 +30,12 @@ from typing import Any, Final
 from p2pfish.bots.base import pick_best
 from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action
+from p2pfish.games.kingfish import rules
 from p2pfish.games.kingfish.rules import (
     COURT,
     MIN_HAND,
     RANKS,
     SUITS,
-    Catch,
-    ChoosePond,
-    Keep,
-    PlayBait,
-    PlayLine,
     View,
     catches,
     fish_points,
@@ -174,16 +170,16 @@ class GreedyKingFish:
         first = legal[0]
         if len(legal) == 1:
             return first
-        table = Table(view, costs=not isinstance(first, Keep))
-        if isinstance(first, ChoosePond):
+        table = Table(view, costs=not isinstance(first, rules.Keep))
+        if isinstance(first, rules.ChoosePond):
             return self._best(legal, lambda a: _pond_value(table, a))
-        if isinstance(first, PlayLine):
+        if isinstance(first, rules.PlayLine):
             return self._best(legal, lambda a: _line_value(table, a))
-        if isinstance(first, PlayBait):
+        if isinstance(first, rules.PlayBait):
             return self._bait(view, legal, [_bait_value(table, action) for action in legal])
-        if isinstance(first, Catch):
+        if isinstance(first, rules.Catch):
             return self._best(legal, lambda a: _catch_value(table, a))
-        if isinstance(first, Keep):
+        if isinstance(first, rules.Keep):
             return self._best(legal, lambda a: _keep_value(table, a))
         return legal[self._rng.randrange(len(legal))]
 
@@ -193,7 +189,7 @@ class GreedyKingFish:
         hand = dict(view.hand)
         best: dict[str, tuple[float, Action]] = {}
         for action, value in zip(legal, values, strict=True):
-            assert isinstance(action, PlayBait)
+            assert isinstance(action, rules.PlayBait)
             colour = suit(hand[action.position])
             if colour not in best or value > best[colour][0]:
                 best[colour] = (value, action)
@@ -218,17 +214,17 @@ def _chosen_pond(view: View) -> tuple[str, ...]:
 
 
 def _pond_value(table: Table, action: Action) -> float:
-    assert isinstance(action, ChoosePond)
+    assert isinstance(action, rules.ChoosePond)
     return table.best_pair(table.view.ponds[action.pond], list(table.hand.values()))
 
 
 def _line_value(table: Table, action: Action) -> float:
-    assert isinstance(action, PlayLine)
+    assert isinstance(action, rules.PlayLine)
     return table.line_value(_chosen_pond(table.view), action.label)
 
 
 def _bait_value(table: Table, action: Action) -> float:
-    assert isinstance(action, PlayBait)
+    assert isinstance(action, rules.PlayBait)
     line = table.view.lines[table.seat]
     assert line is not None
     return table.pair_value(_chosen_pond(table.view), line, table.hand[action.position])
@@ -237,7 +233,7 @@ def _bait_value(table: Table, action: Action) -> float:
 def _catch_value(table: Table, action: Action) -> float:
     """The fish's points; then how likely the rivals still to reel would take it; then how little the
     bot's hand could catch it in a later excursion."""
-    assert isinstance(action, Catch)
+    assert isinstance(action, rules.Catch)
     pond = _chosen_pond(table.view)
     fish = action.fish
     threat = sum(rival.threat(pond, None).get(fish, 0.0) for rival in table.rivals(None))
@@ -248,7 +244,7 @@ def _catch_value(table: Table, action: Action) -> float:
 
 def _keep_value(table: Table, action: Action) -> float:
     """What the hand with the card catches in the ponds left, plus a little of the card's own worth."""
-    assert isinstance(action, Keep)
+    assert isinstance(action, rules.Keep)
     view = table.view
     cards = [*table.hand.values(), action.card]
     ponds = [pond for pond in view.ponds if pond]

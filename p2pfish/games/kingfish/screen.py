@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action
+from p2pfish.games.kingfish import rules
 from p2pfish.games.kingfish.rules import (
     BAIT,
     CHOOSE,
@@ -46,11 +47,6 @@ from p2pfish.games.kingfish.rules import (
     SUITS,
     TACKLE,
     TACKLE_DEAL,
-    Catch,
-    ChoosePond,
-    Keep,
-    PlayBait,
-    PlayLine,
     View,
     clockwise_from,
     rank,
@@ -252,8 +248,8 @@ def _turn_line(view: View, names: tuple[str, ...], ascii_only: bool) -> Line:
 def _ponds(view: View, selected: Action | None, glyphs: Glyphs, ascii_only: bool) -> Line:
     if not any(view.ponds) and view.phase in (START, SHUFFLE, DEAL, POND_DEAL):
         return [("class:dim", "Ponds: not turned up yet")]
-    chosen = selected.pond if isinstance(selected, ChoosePond) else None
-    fish = selected.fish if isinstance(selected, Catch) else None
+    chosen = selected.pond if isinstance(selected, rules.ChoosePond) else None
+    fish = selected.fish if isinstance(selected, rules.Catch) else None
     out: Line = [("class:dim", "Ponds ")]
     for pond in range(PONDS):
         current = pond == view.pond and view.phase in ROUND_PHASES
@@ -272,7 +268,7 @@ def _line_cell(view: View, seat: int, selected: Action | None, ascii_only: bool)
     if label is not None:
         return _cell(*_card(label, ascii_only), LINE_CELL)
     if view.phase == LINE and seat in view.to_act:
-        if seat == view.seat and isinstance(selected, PlayLine):
+        if seat == view.seat and isinstance(selected, rules.PlayLine):
             return _cell("class:selected", card_text(selected.label, ascii_only), LINE_CELL)
         return _cell("class:turn", "?", LINE_CELL)
     return _cell("", "", LINE_CELL)
@@ -287,7 +283,9 @@ def _bait_cell(view: View, seat: int, selected: Action | None, glyphs: Glyphs, a
             return _cell("class:secret", f"({card_text(view.my_bait, ascii_only)})", BAIT_CELL)
         return _cell("class:dim", glyphs.face_down, BAIT_CELL)
     if view.phase == BAIT and seat in view.to_act:
-        mine = hand_label(view, selected.position) if isinstance(selected, PlayBait) and seat == view.seat else None
+        mine = (
+            hand_label(view, selected.position) if isinstance(selected, rules.PlayBait) and seat == view.seat else None
+        )
         if mine is not None:
             return _cell("class:selected", f"({card_text(mine, ascii_only)})", BAIT_CELL)
         return _cell("class:turn", "?", BAIT_CELL)
@@ -300,7 +298,7 @@ def _reel_cell(view: View, seat: int, selected: Action | None, glyphs: Glyphs, a
         fish = results[seat]
         return _cell(*_card(fish, ascii_only), REEL_CELL) if fish else _cell("class:dim", glyphs.nothing, REEL_CELL)
     if view.phase == REEL and seat in view.to_act and not turning(view):
-        if seat == view.seat and isinstance(selected, Catch):
+        if seat == view.seat and isinstance(selected, rules.Catch):
             return _cell("class:selected", card_text(selected.fish, ascii_only), REEL_CELL)
         return _cell("class:turn", "?", REEL_CELL)
     return _cell("", "", REEL_CELL)
@@ -362,7 +360,7 @@ def _table_head(view: View) -> Line:
 
 
 def _hand_line(view: View, selected: Action | None, ascii_only: bool) -> Line:
-    chosen = selected.position if isinstance(selected, (PlayLine, PlayBait)) else None
+    chosen = selected.position if isinstance(selected, (rules.PlayLine, rules.PlayBait)) else None
     out: Line = [("", "Your hand:")]
     hand = sorted_hand(view)
     if not hand:
@@ -374,7 +372,7 @@ def _hand_line(view: View, selected: Action | None, ascii_only: bool) -> Line:
 
 
 def _tackle_line(view: View, selected: Action | None, ascii_only: bool) -> Line:
-    kept = selected.card if isinstance(selected, Keep) else None
+    kept = selected.card if isinstance(selected, rules.Keep) else None
     return [
         ("class:turn", "Tackle box: "),
         *_cards(view.tackle, ascii_only, kept),

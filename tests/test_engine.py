@@ -128,21 +128,20 @@ def test_an_engine_that_cannot_start_or_greet_leaves_the_seat_to_the_fallback_bo
     assert table.fallback_moves == len(table.engine_steps)
 
 
-def test_a_late_answer_gets_the_fallback_move_and_is_never_taken_for_the_next_answer() -> None:
-    """The late answer names the last legal move of request 1; request 2 is answered with its first move."""
-    table = Table(FISHNSTONES, f"{MISBEHAVING} late 0.9", move_s=0.6)
+@pytest.mark.parametrize(
+    ("behaviour", "move_s"),
+    [
+        ("late 0.9", 0.6),  # its late answer names the last legal move of request 1, never taken for request 2
+        ("skip-late 0.5", 0.3),  # it skips the request it was late for: read by the ids it gives
+    ],
+)
+def test_a_late_answer_gets_the_fallback_move_and_is_never_taken_for_the_next_answer(
+    behaviour: str, move_s: float
+) -> None:
+    table = Table(FISHNSTONES, f"{MISBEHAVING} {behaviour}", move_s=move_s)
     table.play()
     (note,) = table.notes
-    assert "gave no answer to move request 1 within 0.6 s; the fallback bot plays this move" in note
-    assert table.fallback_moves == 1
-    assert all(choice == legal[0] for legal, choice in table.engine_steps[1:])
-
-
-def test_an_engine_that_skips_a_request_it_was_late_for_is_read_by_the_ids_it_gives() -> None:
-    table = Table(FISHNSTONES, f"{MISBEHAVING} skip-late 0.5", move_s=0.3)
-    table.play()
-    (note,) = table.notes
-    assert "gave no answer to move request 1 within 0.3 s" in note
+    assert f"gave no answer to move request 1 within {move_s} s; the fallback bot plays this move" in note
     assert table.fallback_moves == 1
     assert all(choice == legal[0] for legal, choice in table.engine_steps[1:])
 

@@ -177,14 +177,20 @@ def test_heartbeats_claiming_nothing_and_false_forks_buy_only_a_few_resends() ->
     assert 0 < len(pushed) <= 2 * 2 * 8, len(pushed)
 
 
-def test_a_copy_of_a_message_from_a_third_peer_waits_out_the_grace() -> None:
-    """Seat 1 hands this peer seat 2's first message at once: it is read only relay_grace_s later, so that seat
-    2's own frames (and their heads, which would show a fork) come first; seat 2's own copy is read at once."""
-    clock, events = [0.0], list[object]()
-    node = node_at(clock, events, players=3)
+def three_seats() -> tuple[list[float], PeerNode, Session, Session]:
+    """A node for seat 0 at time 0 (the clock) with seats 1 and 2 beside it, each heard to hold nothing yet."""
+    clock = [0.0]
+    node = node_at(clock, [], players=3)
     one, two = peer(node, 1), peer(node, 2)
     for seat in (1, 2):
         node.on_frames(seat, beat_with(node, [0, 0, 0]))
+    return clock, node, one, two
+
+
+def test_a_copy_of_a_message_from_a_third_peer_waits_out_the_grace() -> None:
+    """Seat 1 hands this peer seat 2's first message at once: it is read only relay_grace_s later, so that seat
+    2's own frames (and their heads, which would show a fork) come first; seat 2's own copy is read at once."""
+    clock, node, one, two = three_seats()
     (from_two,) = two.take_outbox()
     node.on_frames(1, [MESSAGE, from_two])
     assert node.session.have()[2] == 0
@@ -199,11 +205,7 @@ def test_a_copy_of_a_message_from_a_third_peer_waits_out_the_grace() -> None:
 def test_a_message_from_its_author_waits_for_what_its_author_held() -> None:
     """Seat 1's message comes with heads showing it held seat 2's first message, which this peer lacks: it is
     read as soon as seat 2's message arrives, and not before."""
-    clock, events = [0.0], list[object]()
-    node = node_at(clock, events, players=3)
-    one, two = peer(node, 1), peer(node, 2)
-    for seat in (1, 2):
-        node.on_frames(seat, beat_with(node, [0, 0, 0]))
+    _, node, one, two = three_seats()
     (from_two,) = two.take_outbox()
     one.receive(from_two, via=2)
     one.take_outbox()

@@ -19,6 +19,7 @@ from ui_helpers import (
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal
 from p2pfish.games.fishfish import commands as fishfish_commands
+from p2pfish.games.fishfish import rules as fishfish
 from p2pfish.games.fishfish import screen as fishfish_screen
 from p2pfish.games.fishfish.commands import command, describe, parse
 from p2pfish.games.fishfish.kit import KIT as FISHFISH
@@ -34,9 +35,6 @@ from p2pfish.games.fishfish.rules import (
     REVEAL,
     RULES,
     TILES_PER_FISH,
-    Bait,
-    Bet,
-    Cast,
     State,
     View,
     peche_purpose,
@@ -130,16 +128,16 @@ def test_the_board_shows_the_water_the_players_the_order_and_the_turn() -> None:
 
 
 def test_the_selected_move_is_marked_on_the_board() -> None:
-    for phase, kind in ((BAIT, Bait), (CAST, Cast), (BET, Bet)):
+    for phase, kind in ((BAIT, fishfish.Bait), (CAST, fishfish.Cast), (BET, fishfish.Bet)):
         each, moment = find(phase)
         for action in moment.legal:
             assert isinstance(action, kind)
             drawn = board(moment.view, each.names, action, True)
             marked = [fragment[1] for fragment in drawn if "class:selected" in fragment[0]]
             assert len(marked) == 1, (action, marked)
-            if isinstance(action, Bait):
+            if isinstance(action, fishfish.Bait):
                 assert marked == [str(action.value)]
-            elif isinstance(action, Cast):
+            elif isinstance(action, fishfish.Cast):
                 assert marked == [fishfish_screen.PREVIEW_TOKENS[str(action.value)]]
             else:
                 assert marked == [str(action.tiles)]
@@ -209,7 +207,7 @@ def test_the_log_never_names_a_card_before_its_reveal() -> None:
             line = narrate(seat, action, each.names)
             if isinstance(action, Commit):
                 assert mentions(line, PRISE) == mentions(line, BREDOUILLE) == 0
-        casts = [moment.choice for moment in each.moments if isinstance(moment.choice, Cast)]
+        casts = [moment.choice for moment in each.moments if isinstance(moment.choice, fishfish.Cast)]
         for cast in casts:
             assert "lays a Peche card face down" in narrate(0, cast, each.names)
             assert mentions(narrate(0, cast, each.names), str(cast.value)) == 0
@@ -271,7 +269,9 @@ def test_scores_match_the_outcome() -> None:
 def test_short_forms_of_the_commands() -> None:
     _, moment = find(CAST, lambda m: len(m.legal) == 2)
     view, legal = moment.view, list(moment.legal)
-    prise, bredouille = (Cast(peche_purpose(view.round, len(view.lines)), kind) for kind in (PRISE, BREDOUILLE))
+    prise, bredouille = (
+        fishfish.Cast(peche_purpose(view.round, len(view.lines)), kind) for kind in (PRISE, BREDOUILLE)
+    )
     for typed in ("prise", "PRISE", "cast p", "cast pr", "cast a prise card", "pri", "peche prise"):
         assert parse(typed, view, legal) == prise, typed
     for typed in ("bredouille", "bred", "cast b", "Cast: Bredouille!", "bre"):
@@ -279,10 +279,10 @@ def test_short_forms_of_the_commands() -> None:
     _, moment = find(BET, lambda m: m.view.hands[m.seat] >= 2)
     view, legal = moment.view, list(moment.legal)
     held = view.hands[view.seat]
-    assert parse("pass", view, legal) == parse("bet 0", view, legal) == Bet(0)
-    assert parse("bet all", view, legal) == Bet(held)
-    assert parse("Bet 2 tiles on this line", view, legal) == Bet(2)
-    assert parse("bet 1 tile", view, legal) == Bet(1)
+    assert parse("pass", view, legal) == parse("bet 0", view, legal) == fishfish.Bet(0)
+    assert parse("bet all", view, legal) == fishfish.Bet(held)
+    assert parse("Bet 2 tiles on this line", view, legal) == fishfish.Bet(2)
+    assert parse("bet 1 tile", view, legal) == fishfish.Bet(1)
 
 
 def test_illegal_commands_say_why() -> None:
@@ -307,7 +307,11 @@ def test_illegal_commands_say_why() -> None:
             found.setdefault("fisherman bets", RECORDED.refusal(parse, moment, "bet 1"))
             found.setdefault("bait again", RECORDED.refusal(parse, moment, "bait 3"))
             if len(moment.legal) == 1:
-                gone = BREDOUILLE if isinstance(moment.legal[0], Cast) and moment.legal[0].value == PRISE else PRISE
+                gone = (
+                    BREDOUILLE
+                    if isinstance(moment.legal[0], fishfish.Cast) and moment.legal[0].value == PRISE
+                    else PRISE
+                )
                 found.setdefault(f"no {gone} left", RECORDED.refusal(parse, moment, f"cast {gone}"))
         if phase == BAIT:
             found.setdefault("cast first", RECORDED.refusal(parse, moment, "cast prise"))
@@ -371,12 +375,12 @@ def test_narration_gives_one_line_per_event() -> None:
     assert lines[0].endswith("is the first Fisherman (drawn by joint randomness).")
     for (seat, action), line in zip(each.events, lines, strict=True):
         who = each.names[seat] if seat is not None else ""
-        if isinstance(action, Bait):
+        if isinstance(action, fishfish.Bait):
             assert line == f"{who} casts a new line with bait {action.value}."
         elif isinstance(action, Commit):
             assert line.startswith(f"{who} lays a Peche card face down under the line (round ")
             assert ("Last line" in line) == action.purpose.endswith(f"/{LINES}")
-        elif isinstance(action, Bet):
+        elif isinstance(action, fishfish.Bet):
             tiles = f"{action.tiles} tile" + ("" if action.tiles == 1 else "s")
             assert line == (f"{who} passes (bets nothing)." if action.tiles == 0 else f"{who} bets {tiles}.")
         elif isinstance(action, Reveal):
@@ -385,8 +389,8 @@ def test_narration_gives_one_line_per_event() -> None:
         else:
             assert isinstance(action, Chance)
     names = NAMES[:3]
-    assert narrate(1, Bet(1), names) == "Bob bets 1 tile."
-    assert narrate(2, Bet(3), names) == "Carla bets 3 tiles."
+    assert narrate(1, fishfish.Bet(1), names) == "Bob bets 1 tile."
+    assert narrate(2, fishfish.Bet(3), names) == "Carla bets 3 tiles."
     assert narrate(0, Commit("peche/2/5", bytes(32)), names).endswith("every Fish player bets all his tiles left.")
     assert narrate(0, Reveal("peche/1/3", PRISE), names) == (
         "Ann reveals the Peche card (round 1, line 3): Prise - the Fisherman catches every tile bet on the line."

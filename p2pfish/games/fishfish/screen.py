@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action, Reveal
+from p2pfish.games.fishfish import rules
 from p2pfish.games.fishfish.rules import (
     BAIT,
     BET,
@@ -45,9 +46,6 @@ from p2pfish.games.fishfish.rules import (
     REVEAL,
     START,
     TILES_PER_FISH,
-    Bait,
-    Bet,
-    Cast,
     View,
     butin_points,
     fisherman_of,
@@ -193,7 +191,7 @@ def _card_cell(view: View, index: int, selected: Action | None, glyphs: Glyphs) 
     if index >= len(view.lines):
         return _cell("", "")
     line = view.lines[index]
-    if index == current_line(view) and isinstance(selected, (Cast, Reveal)) and view.seat == view.fisherman:
+    if index == current_line(view) and isinstance(selected, (rules.Cast, Reveal)) and view.seat == view.fisherman:
         return _cell("class:selected", PREVIEW_TOKENS.get(str(selected.value), "?"))
     if line.peche is not None:
         return _cell("class:turn" if line.peche == PRISE else "class:water", KIND_TOKENS.get(line.peche, "?"))
@@ -209,7 +207,7 @@ def _water_heads(view: View, selected: Action | None, glyphs: Glyphs) -> tuple[L
     numbers: Line = []
     baits: Line = []
     cards: Line = []
-    chosen = selected.value if isinstance(selected, Bait) and view.phase == BAIT else None
+    chosen = selected.value if isinstance(selected, rules.Bait) and view.phase == BAIT else None
     current = current_line(view)
     for index in range(LINES):
         numbers += _cell("class:turn" if index == current else "class:dim", str(index + 1))
@@ -233,7 +231,7 @@ def _bet_cell(view: View, seat: int, index: int, selected: Action | None, glyphs
     if index == current_line(view) and not has_bet(view, seat):
         if seat != view.bettor:
             return _cell("", "")
-        if isinstance(selected, Bet) and seat == view.seat:
+        if isinstance(selected, rules.Bet) and seat == view.seat:
             return _cell("class:selected", str(selected.tiles))
         return _cell("class:turn", "?")
     tiles = line.bets[seat]

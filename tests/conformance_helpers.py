@@ -6,9 +6,11 @@ import copy
 import dataclasses
 import json
 import random
+import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
@@ -57,6 +59,15 @@ def applied_purely(rules: AnyRules, state: Any, seat: int | None, action: Action
     after = rules.apply(state, seat, action)
     assert state == frozen, "apply changed the state it was given"
     return after
+
+
+def stored_messages(path: Path) -> int:
+    """How many messages a peer's game store holds (0 while it cannot be read: not yet made, or locked)."""
+    try:
+        with sqlite3.connect(path) as db:
+            return int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
+    except sqlite3.Error:
+        return 0
 
 
 def start_options(players: int) -> st.SearchStrategy[dict[str, str]]:

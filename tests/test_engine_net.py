@@ -4,16 +4,15 @@ plays real peer processes with engines to a verified end, and a bad --engine is 
 import asyncio
 import shlex
 import signal
-import sqlite3
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from random import Random
 from typing import Any
 
 import pytest
-from conformance_helpers import wait_for
+from conformance_helpers import stored_messages, wait_for
+from transport_helpers import heartbeat_times
 
 from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
 from p2pfish.bots.random_bot import RandomBot
@@ -22,7 +21,7 @@ from p2pfish.core.player import Player
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import game_of, get_rules
 from p2pfish.launcher import main
-from p2pfish.net.node import HEARTBEAT, NodeTimers, PeerNode
+from p2pfish.net.node import NodeTimers, PeerNode
 from p2pfish.net.transport import LoopbackHub
 from p2pfish.session.session import Session
 from p2pfish.session.setup import GameSetup
@@ -57,16 +56,8 @@ def test_a_peer_keeps_heartbeating_while_its_engine_thinks() -> None:
     game = game_of("fishnstones")
     setup = GameSetup.create(game.id, {}, tuple(s.public_bytes for s in SIGNERS), ("a", "b", "c"))
     hub = LoopbackHub(3)
-    beats: list[float] = []
     endpoint = hub.endpoints[1]
-    broadcast = endpoint.broadcast
-
-    def counting(frames: Sequence[bytes]) -> None:
-        if frames[0] == HEARTBEAT:
-            beats.append(time.monotonic())
-        broadcast(frames)
-
-    endpoint.broadcast = counting  # type: ignore[method-assign]
+    beats = heartbeat_times(endpoint)
     engine = EnginePlayer(
         f"{MISBEHAVING} late {THINK_S}", game=game.id, title=game.rules.title, players=3, seat=1, options={},
         fallback=game.greedy(Random(1)), move_s=10.0,
@@ -136,14 +127,6 @@ def test_a_peer_resumed_after_a_crash_restarts_its_engine(tmp_path: Path) -> Non
     assert isinstance(engine, dict) and engine["name"] == "first-legal" and engine["fallback_moves"] == 0, engine
     assert isinstance(engine["requests"], int) and engine["requests"] > 0
     assert "first_legal: playing fishnstones" in (tmp_path / "resumed.log").read_text()
-
-
-def stored_messages(path: Path) -> int:
-    try:
-        with sqlite3.connect(path) as db:
-            return int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 @pytest.mark.parametrize(

@@ -7,10 +7,10 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Sequence
 
 import zmq
 import zmq.asyncio
+from transport_helpers import heartbeat_times
 
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
@@ -53,15 +53,7 @@ def test_a_peer_keeps_beating_while_a_seat_streams_small_frames_at_it() -> None:
         mesh_context = zmq.asyncio.Context()
         mesh = Mesh(victim_secret, "tcp://127.0.0.1:*", context=mesh_context)
         mesh.link(0, [MeshPeer(mesh.endpoint, victim_public), MeshPeer("tcp://127.0.0.1:9", mallory_public)])
-        beats: list[float] = []
-        broadcast = mesh.broadcast
-
-        def counting(frames: Sequence[bytes]) -> None:
-            if frames[0] == HEARTBEAT:
-                beats.append(time.monotonic())
-            broadcast(frames)
-
-        mesh.broadcast = counting  # type: ignore[method-assign]
+        beats = heartbeat_times(mesh)
         session = Session(setup, 0, IDS[0], MemoryStore(), rules=get_rules(setup.game))
         node = PeerNode(session, mesh, None, timers=NodeTimers(drop_after_s=1e9, silent_after_s=1e9))
         thread = threading.Thread(target=flood, args=(mesh.endpoint,))

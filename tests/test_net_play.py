@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 import zmq
 import zmq.asyncio
-from conformance_helpers import sizes, wait_for
+from conformance_helpers import sizes, stored_messages, wait_for
 from secrecy_helpers import finished_match, watch_store
 
 from p2pfish.games.game import Game
@@ -31,14 +30,6 @@ def store_path(table: MatchTable, process: int) -> Path:
 
 def game_seat(table: MatchTable, process: int) -> int:
     return int_field(table.peers[process].event("started", 20), "seat")
-
-
-def stored_messages(path: Path) -> int:
-    try:
-        with sqlite3.connect(path) as db:
-            return int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 @pytest.mark.parametrize(

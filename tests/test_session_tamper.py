@@ -106,6 +106,15 @@ def delivered_illegal(net: Net, tag: str) -> list[Fault]:
     return deliver_bad(net, held_back_move(net, tag), via=CHEATER, blame=CHEATER, kinds=("illegal",))
 
 
+
+def rewritten_is_a_violation(net: Net, edit: Edit) -> None:
+    """Play with the cheater's messages passed through `edit`, holding back the first one it changes: every
+    honest peer finds that one a violation, blamed on the cheater."""
+    install_rewriter(net, CHEATER, edit)
+    net.start()
+    net.run()
+    deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("violation",))
+
 # --- bad openings ----------------------------------------------------------------------------------
 
 
@@ -134,11 +143,7 @@ def test_wrong_nonce_in_rand_reveal(turn: int) -> None:
             body["nonce"] = bytes(32).hex()
         return body
 
-    install_rewriter(net, CHEATER, edit)
-    net.start()
-    net.run()
-    bad = held_message(net)
-    deliver_bad(net, bad, via=CHEATER, blame=CHEATER, kinds=("violation",))
+    rewritten_is_a_violation(net, edit)
 
 
 def test_wrong_contribution_in_rand_reveal() -> None:
@@ -149,10 +154,7 @@ def test_wrong_contribution_in_rand_reveal() -> None:
             body["contribution"] = bytes(32).hex()
         return body
 
-    install_rewriter(net, CHEATER, edit)
-    net.start()
-    net.run()
-    deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("violation",))
+    rewritten_is_a_violation(net, edit)
 
 
 def test_commitment_copied_from_another_seat_does_not_open_for_the_copier() -> None:
@@ -544,10 +546,7 @@ def test_end_message_signing_another_log_is_blamed() -> None:
             body["log"] = bytes(32).hex()
         return body
 
-    install_rewriter(net, CHEATER, edit)
-    net.start()
-    net.run()
-    deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("violation",))
+    rewritten_is_a_violation(net, edit)
     assert not net.sessions[0].finished
 
 
@@ -559,10 +558,7 @@ def test_end_message_claiming_another_outcome_is_blamed() -> None:
             body["outcome"] = {"scores": [0, 99, 0], "winners": [CHEATER]}
         return body
 
-    install_rewriter(net, CHEATER, edit)
-    net.start()
-    net.run()
-    deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("violation",))
+    rewritten_is_a_violation(net, edit)
 
 
 # --- malformed messages ----------------------------------------------------------------------------

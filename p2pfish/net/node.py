@@ -39,8 +39,10 @@ the game naming nobody, instead of getting an honest peer blamed for "a message 
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
+import math
 import re
 import sqlite3
 import time
@@ -97,6 +99,10 @@ class NodeTimers:
     """A message held here goes to a peer whose heads show it lacks it only once it has been held this long (its
     author sent it to that peer too); a copy of another author's message from a third peer waits as long before
     it is read (by then its author's own frames have shown any fork it hides)."""
+    heads_wait_s: float = 2.0
+    """A message from its author waits at most this long for what its heads show, then it is read anyway: heads
+    delay reading, they never block it (a real fork has been pushed and proven by then; false heads sent to one
+    peer only would otherwise keep it from ever reading the message, and get it named for the silence)."""
     linger_s: float = 5.0
     """After the end, how long to keep serving peers that still lack messages (after a finish, up to
     drop_after_s for a seat whose heartbeat showed it lacks some: it may be restarting)."""
@@ -176,6 +182,12 @@ class PeerNode:
         """By hash: messages not yet read for their heads (see _route)."""
         self._held_load: dict[int, tuple[int, int]] = {}
         """Per link: (messages, bytes) it has held here."""
+        self._held_at: dict[tuple[int, int, int], bytes] = {}
+        """(link, author, seq): the hash of the message held for that place from that link."""
+        self._held_have: list[int] = []
+        """This peer's have-vector when it last looked at what is held."""
+        self._held_due = math.inf
+        """The earliest wait of a held message that runs out."""
         self._fork_push: dict[tuple[int, int], tuple[float, float]] = {}
         """(seat, author): when this peer's version was last pushed to a seat showing a fork, and the wait."""
         self.frames_out: dict[bytes, int] = {}
@@ -452,8 +464,13 @@ class PeerNode:
             self._receive_message(raw, via)  # a copy, or a second version: the proof of an equivocation
             return
         digest = hashlib.sha256(raw).digest()
+        now = self.clock()
         earlier = self._held.get(digest)
         if earlier is not None:
+            if earlier.heads is not None and author != via and earlier.until > now + self.timers.relay_grace_s:
+                sooner = now + self.timers.relay_grace_s  # another peer accepted it: its heads wait no longer
+                self._held[digest] = dataclasses.replace(earlier, until=sooner)
+                self._held_due = min(self._held_due, sooner)
             if earlier.heads is not None or author != via:
                 return  # held already: for its author's heads, or a copy that waits and that this one joins
             self._unhold(earlier)  # a copy from another peer waited: its author's own copy decides instead
@@ -461,19 +478,33 @@ class PeerNode:
             if theirs is None or self._peer_heads(via, theirs, skip=via):
                 self._receive_message(raw, via)
                 return
-            self._hold(_Held(raw, digest, via, author, seq, theirs, float("inf")))
+            self._hold(_Held(raw, digest, via, author, seq, theirs, now + self.timers.heads_wait_s))
         else:
-            self._hold(_Held(raw, digest, via, author, seq, None, self.clock() + self.timers.relay_grace_s))
+            self._hold(_Held(raw, digest, via, author, seq, None, now + self.timers.relay_grace_s))
 
     def _hold(self, held: "_Held") -> None:
+        """Hold a message (within the link's limits). A second version of a place already held from the same
+        link is not held: both go to the session, whose proof of the equivocation they are."""
+        place = (held.via, held.author, held.seq)
+        other = self._held.get(self._held_at.get(place, b""))
+        if other is not None:
+            self._unhold(other)
+            self._receive_message(other.raw, other.via)
+            self._receive_message(held.raw, held.via)
+            return
         count, size = self._held_load.get(held.via, (0, 0))
         if count >= HELD_MESSAGES or size + len(held.raw) > EARLY_BYTES:
             return
         self._held_load[held.via] = (count + 1, size + len(held.raw))
         self._held[held.hash] = held
+        self._held_at[place] = held.hash
+        self._held_due = min(self._held_due, held.until)
 
     def _release_held(self) -> None:
-        """Read every held message whose wait is over, until none is."""
+        """Read every held message whose wait is over, until none is. Nothing to look at while this peer holds
+        what it held at the last look and no wait has run out (a frame costs no scan of what is held)."""
+        if not self._held or (self.session.have() == self._held_have and self.clock() < self._held_due):
+            return
         released = True
         while released and self._held:
             released = False
@@ -488,9 +519,12 @@ class PeerNode:
                     self._unhold(held)
                     self._receive_message(held.raw, held.via)
                     released = True
+        self._held_have = self.session.have()
+        self._held_due = min((held.until for held in self._held.values()), default=math.inf)
 
     def _unhold(self, held: "_Held") -> None:
         del self._held[held.hash]
+        self._held_at.pop((held.via, held.author, held.seq), None)
         count, size = self._held_load[held.via]
         self._held_load[held.via] = (count - 1, size - len(held.raw))
 
@@ -655,7 +689,8 @@ class PeerNode:
 @dataclass(frozen=True)
 class _Held:
     """A message held for its heads: read once this peer holds what `heads` show (its author's own copy), or at
-    `until` (another peer's copy), or once it no longer extends its author's chain."""
+    `until` (heads_wait_s for the author's copy, relay_grace_s for another peer's), or once it no longer extends
+    its author's chain."""
 
     raw: bytes
     hash: bytes

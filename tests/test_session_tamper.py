@@ -447,6 +447,30 @@ def test_act_for_another_seats_turn_is_blamed() -> None:
         assert session.state == replay(net.setup, session.log)
 
 
+def test_an_act_for_another_seats_turn_is_blamed_as_soon_as_that_turn_is_played() -> None:
+    """The sneak's act for the baiter's turn T arrives before T is played, so it is not refused on arrival. Once
+    T is played it is found at once — not only when the game next waits for the sneak, which here it never does
+    (the game waits for the watcher itself), so that the watcher can prove a stop another seat reports."""
+    net = cheat_net(3, 40)
+    hold = pause_at_bait(net)
+    net.start()
+    net.run()
+    baiter = net.sessions[0].state.current
+    sneak, watcher = (baiter + 2) % 3, (baiter + 1) % 3  # turn T+1 is the watcher's, not the sneak's
+    turn = net.sessions[0].turn
+    bad = net.forge(sneak, bodies.act(turn, NoBait().to_wire()))
+    session = net.sessions[watcher]
+    session.receive(bad, sneak)
+    assert session.fault is None, "turn T has not been played here yet"
+    net.frozen.add(sneak)
+    net.overrides[watcher] = lambda net, session, decision: False  # it receives, but never decides
+    hold["on"] = False
+    net.run()
+    fault = session.fault
+    assert fault is not None and (fault.seat, fault.kind) == (sneak, "violation"), fault
+    assert "already played" in fault.reason and bad in fault.evidence
+
+
 def bait_override(choose: Callable[[Net, Session], dict[str, Json]]) -> Override:
     """An override that makes the cheater emit `choose(net, session)` (a body) at its first bait turn."""
     done = {"yes": False}

@@ -333,6 +333,7 @@ class Session(RandomTurns, DeckTurns):
             try:
                 if not self._step():
                     break
+                self._refuse_stale()
             except Unattributed as error:
                 self._stop(Fault(None, "violation", error.reason, self._evidence))
             except P2pfishError as error:
@@ -345,6 +346,20 @@ class Session(RandomTurns, DeckTurns):
                 self._stop(Fault(self._author, "malformed", reason, self._evidence))
         while self.fault is None and self._reports:
             self._check_report(self._reports.pop(0))
+
+    def _refuse_stale(self) -> None:
+        """A turn message that waits in its author's chain for a turn already played was sent for a turn that
+        was not its author's to play: a violation, found as soon as that turn is played here, as on arrival
+        (_check_on_arrival) — not only when the game next waits for its author, which may be never (another
+        seat's stop may come first, and this peer could then not prove what it holds)."""
+        for chain in self.chains:
+            if not chain.ready:
+                continue
+            envelope = chain.ready[0]
+            if envelope.kind in bodies.TURN_KINDS and bodies.turn_of(envelope.body) < self.turn:
+                self._evidence, self._author = (envelope.raw,), envelope.seat
+                played = bodies.turn_of(envelope.body)
+                raise ProtocolViolation(f"sent its {envelope.kind} for turn {played}, already played", envelope.seat)
 
     def _check_report(self, report: Envelope) -> None:
         """Another seat stopped the game. Check its evidence here: a fault this peer can prove itself

@@ -4,14 +4,13 @@ speaks of the lobby, not of `resume` (no game exists yet)."""
 
 import asyncio
 import os
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conformance_helpers import wait_for
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from ui_helpers import until
 
 from p2pfish.botpeers import BotPeers
 from p2pfish.net.node import NodeTimers
@@ -22,13 +21,6 @@ from p2pfish.uiplay import UiFrontend
 
 CODE = "KAN234"
 WAIT_S = 20.0
-
-
-async def until(condition: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.02)
 
 
 def shown(front: UiFrontend) -> str:
@@ -58,17 +50,17 @@ def test_a_host_who_leaves_its_lobby_ends_at_once_and_its_joiners_and_bots_go_to
                 "fishnstones", 4, game_options={}, bind_host="127.0.0.1", port=0, code=CODE, advertise=False,
                 options=options, front=front, context=context, bots=bots, fill=0,
             ))  # fmt: skip
-            await until(lambda: front._lobby is not None, "the lobby to open")
+            await until(lambda: front._lobby is not None, "the lobby to open", WAIT_S)
             assert front._lobby is not None
             joiner = headless(tmp_path, env, "bob", "join", front._lobby.address, "--code", CODE)
             try:
-                await until(lambda: front._lobby is not None and len(front._lobby.players) == 2, "bob's seat")
+                await until(lambda: front._lobby is not None and len(front._lobby.players) == 2, "bob's seat", WAIT_S)
                 pipe.send_text("+")  # the host's key that seats a bot
-                await until(lambda: front._lobby is not None and len(front._lobby.players) == 3, "a bot's seat")
+                await until(lambda: front._lobby is not None and len(front._lobby.players) == 3, "a bot's seat", WAIT_S)
                 assert front._lobby.players[2] == "greedy bot 1"
                 assert front._lobby.join_line.endswith(f"join {front._lobby.address} --code {CODE}")
                 pipe.send_text("quit\r")
-                await until(lambda: front.app.model.confirm_leave, "the leave box")
+                await until(lambda: front.app.model.confirm_leave, "the leave box", WAIT_S)
                 assert "lobby" in shown(front) and "resume" not in shown(front)
                 pipe.send_text("y")
                 status = await asyncio.wait_for(hosting, 10)
@@ -96,11 +88,11 @@ def test_a_joiner_who_leaves_its_lobby_ends_at_once_and_its_seat_is_free_again(
         async def scenario(front: UiFrontend, pipe: PipeInput) -> int:
             with zmq_context() as context:
                 joining = asyncio.ensure_future(join_game(address, CODE, options, 600, front, context=context))
-                await until(lambda: front._lobby is not None and len(front._lobby.players) == 2, "bob's seat")
+                await until(lambda: front._lobby is not None and len(front._lobby.players) == 2, "bob's seat", WAIT_S)
                 assert front._lobby is not None
                 assert (front._lobby.wanted, front._lobby.title) == (3, "Fish'n'Stones")
                 pipe.send_text("\x03")
-                await until(lambda: front.app.model.confirm_leave, "the leave box")
+                await until(lambda: front.app.model.confirm_leave, "the leave box", WAIT_S)
                 assert "resume" not in shown(front)
                 pipe.send_text("y")
                 return await asyncio.wait_for(joining, 10)

@@ -4,10 +4,10 @@ unique default names, the joiner told the game and the true seat count, a code t
 several, and a mistyped code's look-alike characters explained."""
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 
 import pytest
+from ui_helpers import until
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.crypto.identity import Identity
@@ -50,13 +50,6 @@ def lobby_host(players: int, code: str = CODE, name: str = "ann") -> LobbyHost:
 
 def address_of(host: LobbyHost) -> str:
     return host.endpoint.removeprefix("tcp://")
-
-
-async def until(condition: Callable[[], bool], what: str, timeout_s: float = WAIT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:

@@ -64,9 +64,9 @@ def assert_refusals(found: dict[str, str], expected: dict[str, str]) -> None:
         assert words in found[key], (key, found[key])
 
 
-async def until(condition: Callable[[], bool], what: str) -> None:
-    """Let the app run until `condition` holds (it reads keys between our awaits)."""
-    deadline = asyncio.get_running_loop().time() + TIMEOUT_S
+async def until(condition: Callable[[], bool], what: str, timeout_s: float = TIMEOUT_S) -> None:
+    """Let the loop run (the app reads keys, peers talk between our awaits) until `condition` holds."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
     while not condition():
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")

@@ -73,9 +73,10 @@ def test_a_broken_match_is_reported_as_a_failure_naming_what_broke(tmp_path: Pat
 
 
 def test_a_peer_that_cannot_resume_fails_the_match(tmp_path: Path) -> None:
-    """The victim is resumed with another player's key, which `resume` refuses: the others drop it."""
+    """The victim is resumed with another player's key, which `resume` refuses: the others drop it. The
+    timeout is long enough that a busy machine's stalls do not end the game before the kill point."""
     result = crash_match(
-        "fishnstones", 2, 6, workdir=tmp_path, peer_timeout_s=3.0, resume_extra=["--identity-dir", str(tmp_path / "x")]
+        "fishnstones", 2, 6, workdir=tmp_path, peer_timeout_s=6.0, resume_extra=["--identity-dir", str(tmp_path / "x")]
     )
     assert not result.ok and not result.finished
     assert result.reason is not None and f"peer {result.victim} printed no result" in result.reason

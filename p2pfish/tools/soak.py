@@ -214,7 +214,9 @@ def strike_at_kill_point(victim: PeerProcess, store: Path, kill_at: int, deadlin
     try:
         while True:
             if victim.process.poll() is not None:
-                raise RuntimeError(f"the victim's game ended before the kill point {kill_at} (log: {log})")
+                raise RuntimeError(
+                    f"the victim's game ended before the kill point {kill_at}: {_last_line(log)} (log: {log})"
+                )
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the victim's store never reached {kill_at} messages (log: {log})")
             os.kill(victim.process.pid, signal.SIGSTOP)
@@ -229,6 +231,11 @@ def strike_at_kill_point(victim: PeerProcess, store: Path, kill_at: int, deadlin
             time.sleep(KILL_POLL_S)
     finally:
         db.close()
+
+
+def _last_line(log: Path) -> str:
+    lines = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+    return lines[-1] if lines else "it printed nothing"
 
 
 def _transcript_lines(path: Path) -> list[bytes] | None:

@@ -213,10 +213,15 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from p2pfish.netplay import join_game, run, zmq_context
+    from p2pfish.net.lobby import normal_code
+    from p2pfish.netplay import join_game, run, split_address, zmq_context
 
     if not 0 < args.wait < math.inf:
         raise UsageError("--wait must be a positive number of seconds")
+    with usage_errors():  # before the terminal UI loads: a bad code is its one line, with no warning of the UI's
+        normal_code(args.code)
+    if args.address is not None:
+        split_address(args.address)
     options = _peer_options(args)
     front = _front(args, options)
     with zmq_context() as context:

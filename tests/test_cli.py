@@ -196,3 +196,15 @@ def test_a_bad_command_line_raises_a_usage_error_not_malformed_input(argv: list[
     with pytest.raises(P2pfishError) as caught:
         args.run(args)
     assert type(caught.value) is UsageError, caught.value
+
+
+def test_a_bad_join_code_is_its_one_clear_line_before_the_terminal_ui_loads() -> None:
+    """The code is checked before the UI loads: prompt_toolkit's "Input is not a terminal" warning never
+    comes first."""
+    argv = [sys.executable, "-m", "p2pfish", "join", "--code", "BADCODE"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False, stdin=subprocess.DEVNULL)
+    expected = (
+        "p2pfish: error: a join code is 6 letters and digits like K7P2QX, not 'BADCODE' (codes never hold 0, 1, "
+        "I, L or O, which look alike: check the code the host shows)\n"
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (2, expected, "")

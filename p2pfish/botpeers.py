@@ -1,38 +1,59 @@
 """Bot peers on this machine, each its own `p2pfish join --bot` process, seated in a lobby this machine
 hosts: `p2pfish play`'s opponents, `host --bots N`, and the host's `bot` command in its lobby.
 
-Each bot keeps its identity, store and log in one temporary folder, removed once the game is over. A bot
-leaves when its lobby closes, and like any peer stops when the game does; while its host is away (a
-player who left meaning to resume) it waits for it as every peer does. Each bot runs in a session of its
-own: when the host's process dies in a terminal (killed, or the terminal closed), the kernel's hangup goes
-to the terminal's processes, and a bot that took it would be gone when its player comes back with
-`p2pfish resume` (the game then never reached its bots again); it is not the terminal's Ctrl-C's either.
+Each bot keeps its identity, store and log in one temporary folder, removed once the game is over (a rematch
+starts the same bots again, with the same identities, in a new lobby). A bot leaves when its lobby closes, and
+like any peer stops when the game does. A bot is tethered to the process that started it (`--tethered`): it
+reads its standard input, a pipe whose other end only that process holds, and when it closes — that process
+ended, however it ended, even killed — the bot leaves at once: from a lobby, or from a game unfinished, as a
+player who means to come back (the others wait for it). `p2pfish resume` of that game starts its bots again
+from their stores (resume_record). Each bot also runs in a session of its own: the kernel's hangup of a closed
+terminal and the terminal's Ctrl-C are not its to take.
 """
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 STOP_WITHIN_S = 5.0
 PREFIX = "p2pfish-bots-"
 OLD_PREFIXES = (PREFIX, "p2pfish-play-")
 """Bot folders this program makes (the second, of earlier versions)."""
-STALE_AFTER_S = 3600.0
-"""A bot folder where nothing was written for this long belongs to no running game: a game waits for a player
-who left at most 600 s, and a bot writes to its store at every message."""
+STALE_AFTER_S = 24 * 3600.0
+"""A bot folder where nothing was written for this long is removed: a game left unfinished with bots can be
+resumed within a day (README). A bot writes to its store at every message."""
+TETHER_FLAG = "--tethered"
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    """A bot as a resumed game starts it again: its number (its identity's folder), kind, name and store."""
+
+    index: int
+    kind: str
+    name: str
+    store: Path
 
 
 class BotPeers:
-    def __init__(self, seed: int | None) -> None:
+    def __init__(self, seed: int | None, workdir: Path | None = None) -> None:
         self.seed = seed or 0
         self.processes: list[subprocess.Popen[bytes]] = []
+        """The bots of the game under way, in the order they were started."""
         self.names: list[str] = []
-        self._workdir: Path | None = None
+        """Their names, in the same order."""
+        self._known: dict[str, tuple[int, str]] = {}
+        """Every bot started so far, by name: its number and kind (a rematch starts the same bots again)."""
+        self._workdir = workdir
         self._lobby: tuple[str, str] | None = None
+        self._games = 0
 
     @property
     def workdir(self) -> Path:
@@ -47,23 +68,55 @@ class BotPeers:
 
     def add(self, kind: str | None = None) -> str:
         """Start one more bot of `kind` (else greedy and random by turns) joining the lobby; its name."""
+        index = len(self._known) + 1
+        kind = kind or ("greedy" if index % 2 else "random")
+        name = f"{kind} bot {index}"
+        self._known[name] = (index, kind)
+        self._join(name)
+        return name
+
+    def again(self, names: list[str]) -> None:
+        """A rematch: the bots of these names (those that played) join the lobby again, with the same
+        identities; the bots of the game before are ended first."""
+        self.stop()
+        self.processes, self.names = [], []
+        self._games += 1
+        for name in names:
+            if name in self._known:
+                self._join(name)
+
+    def _join(self, name: str) -> None:
         if self._lobby is None:
             raise RuntimeError("bots join a lobby: open() comes first")
         address, code = self._lobby
-        index = len(self.processes) + 1
-        kind = kind or ("greedy" if index % 2 else "random")
-        name = f"{kind} bot {index}"
-        argv = [
-            sys.executable, "-m", "p2pfish", "join", address, "--code", code, "--bot", kind,
-            "--seed", str(self.seed * 10 + index), "--name", name, "--identity-dir", str(self.workdir / f"bot{index}"),
-        ]  # fmt: skip
+        index, kind = self._known[name]
+        seed = self.seed * 10 + index + 1000 * self._games
+        self._start(name, ["join", address, "--code", code, "--bot", kind, "--seed", str(seed), "--name", name])
+
+    def _start(self, name: str, command: list[str]) -> None:
+        index, _ = self._known[name]
+        argv = [sys.executable, "-m", "p2pfish", *command, "--identity-dir", str(self.workdir / f"bot{index}"),
+                TETHER_FLAG]  # fmt: skip
         env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
-        with (self.workdir / f"bot{index}.log").open("wb") as log:
+        with (self.workdir / f"bot{index}.log").open("ab") as log:
             self.processes.append(subprocess.Popen(
-                argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=env, start_new_session=True
+                argv, stdout=log, stderr=log, stdin=subprocess.PIPE, env=env, start_new_session=True
             ))  # fmt: skip
         self.names.append(name)
-        return name
+
+    def seats(self, names: tuple[str, ...] | list[str]) -> list[dict[str, str | int]]:
+        """What a game's store keeps of its bots, for resume: each seated bot's seat, number, kind and name."""
+        return [
+            {"seat": seat, "index": self._known[name][0], "kind": self._known[name][1], "name": name}
+            for seat, name in enumerate(names)
+            if name in self._known
+        ]
+
+    def resume(self, seats: list[BotSeat]) -> None:
+        """A resumed game: its bots (which left with the process that started them) come back from their stores."""
+        for seat in seats:
+            self._known[seat.name] = (seat.index, seat.kind)
+            self._start(seat.name, ["resume", str(seat.store), "--bot", seat.kind])
 
     def on_their_way(self, seated: list[str]) -> int:
         """Bots started and still running that are not yet among the `seated` names."""
@@ -75,21 +128,42 @@ class BotPeers:
     def running(self) -> int:
         return sum(process.poll() is None for process in self.processes)
 
+    def release(self) -> None:
+        """The game goes on without this process (its player left it, meaning to come back): each bot is told,
+        by the close of its standard input, and leaves the game the same way, to come back with its player.
+        Waits for them, a moment; one that does not go is ended."""
+        for process in self.processes:
+            _close(process.stdin)
+        self._wait_or_end(self.processes)
+
     def stop(self) -> None:
         """End every bot still running (and wait for it, a moment)."""
         for process in self.processes:
             if process.poll() is None:
                 process.terminate()
+        self._wait_or_end(self.processes)
         for process in self.processes:
+            _close(process.stdin)
+
+    @staticmethod
+    def _wait_or_end(processes: list[subprocess.Popen[bytes]]) -> None:
+        for process in processes:
             try:
                 process.wait(STOP_WITHIN_S)
             except subprocess.TimeoutExpired:
                 process.kill()
+                process.wait()
 
     def remove_files(self) -> None:
         """The game is over: the bots' folder (identities, stores, logs) goes."""
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
+
+
+def _close(pipe: IO[bytes] | None) -> None:
+    if pipe is not None:
+        with contextlib.suppress(OSError):
+            pipe.close()
 
 
 def sweep_stale_folders(parent: Path, now: float | None = None) -> list[Path]:

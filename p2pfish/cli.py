@@ -143,7 +143,7 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
     return PeerOptions(
         name, args.bot or "", args.seed, args.identity_dir, getattr(args, "store", None), args.transcript,
         args.json, timers, variant, engine=args.engine, engine_move_s=args.engine_time,
-        name_is_default=args.name is None,
+        name_is_default=args.name is None, tethered=args.tethered,
     )  # fmt: skip
 
 
@@ -375,6 +375,7 @@ def build_parser(extra: Sequence[Callable[[CommandAdder], None]] = ()) -> argpar
             help="play headless with this engine program (protocol/ENGINE.md); --bot is its fallback (greedy)",
         )  # fmt: skip
         sub.add_argument("--engine-time", type=float, metavar="S", help="the engine's seconds per move (default 5)")
+        sub.add_argument("--tethered", action="store_true", help=argparse.SUPPRESS)  # bots of play (botpeers.py)
 
     host = command("host", cmd_host, "open a lobby for GAME, print its address and join code, then play")
     host.add_argument("game")

@@ -13,6 +13,7 @@ import os
 import random
 import resource
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import zmq.asyncio
 
-from p2pfish.botpeers import BotPeers
+from p2pfish.botpeers import BotPeers, BotSeat
 from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
@@ -112,6 +113,8 @@ class PeerOptions:
     engine_move_s: float = DEFAULT_MOVE_S
     name_is_default: bool = False
     """The name was not given (--name): at a table where it is taken, the peer takes `name-2`, `name-3`..."""
+    tethered: bool = False
+    """A headless peer started by another process (botpeers.py): it leaves when its standard input closes."""
 
 
 @contextmanager
@@ -174,25 +177,59 @@ class Frontend(Protocol):
     def started(self, session: Session, node: PeerNode, store: Path) -> None: ...
     def event(self, event: NodeEvent) -> None: ...
     async def finished(self, session: Session, node: PeerNode) -> None: ...
+    def rematch(self) -> "Frontend | None":
+        """The front of the rematch this seat's player asked for once the game was over, else None."""
 
 
 class BotFrontend:
     """A headless bot peer: it plays by itself and tells what happens in lines of text; with --json, also in
-    event lines on stdout for the tools that start it (`lobby`, `started`, and `result` at the end)."""
+    event lines on stdout for the tools that start it (`lobby`, `started`, and `result` at the end). A
+    tethered one (options.tethered) leaves once its standard input closes: from the lobby, or from a game
+    unfinished as a player who means to come back (botpeers.py)."""
 
     start_now: asyncio.Event | None = None
-    left_lobby: asyncio.Event | None = None
 
     def __init__(self, options: PeerOptions) -> None:
         self.options = options
         self.names: tuple[str, ...] = ()
         self.engine: EnginePlayer | None = None
         self._in_lobby: list[str] = []
+        self.left_lobby: asyncio.Event | None = asyncio.Event() if options.tethered else None
+        self._node: PeerNode | None = None
+        self._tether: threading.Thread | None = None
+        self._untied = False
+
+    def _watch_tether(self) -> None:
+        """Once, from the event loop: a thread reads standard input to its end, then the peer leaves."""
+        if not self.options.tethered or self._tether is not None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def read_to_the_end() -> None:
+            with contextlib.suppress(OSError):
+                while os.read(sys.stdin.fileno(), 4096):
+                    pass
+            with contextlib.suppress(RuntimeError):  # the loop closed: the peer is done anyway
+                loop.call_soon_threadsafe(self._untethered)
+
+        self._tether = threading.Thread(target=read_to_the_end, name="tether", daemon=True)
+        self._tether.start()
+
+    def _untethered(self) -> None:
+        self._untied = True
+        node = self._node
+        if node is None:
+            if self.left_lobby is not None:
+                self.left_lobby.set()
+        elif not (node.session.finished or node.session.fault is not None):
+            self.note("the process that started this bot is gone: leaving the game until it comes back")
+            node.leave()
 
     def note(self, text: str) -> None:
         say(self.options, text)
 
     def lobby_open(self, title: str, address: str, code: str, wanted: int, more: Sequence[str] = ()) -> None:
+        self._watch_tether()
         if self.options.json:
             fields: dict[str, Json] = {"address": address, "code": code, "players": wanted or None}
             emit(self.options, "lobby", fields | {"addresses": [address, *more]})
@@ -234,6 +271,10 @@ class BotFrontend:
 
     def started(self, session: Session, node: PeerNode, store: Path) -> None:
         self.names = session.setup.shown_names
+        self._node = node
+        self._watch_tether()
+        if self._untied:  # its standard input closed between the lobby and the game
+            asyncio.get_running_loop().call_soon(self._untethered)
         setup = session.setup
         fields: dict[str, Json] = {"game": setup.game, "players": setup.players, "session": setup.session_id.hex()}
         emit(self.options, "started", fields | {"seat": session.seat, "store": str(store)})
@@ -253,6 +294,23 @@ class BotFrontend:
         if self.engine is not None:
             self.engine.close(session.outcome())
 
+    def rematch(self) -> None:
+        """A headless peer plays one game (a host's bots are started again for its rematch: botpeers.py)."""
+        return None
+
+
+@dataclass(frozen=True)
+class Hosted:
+    """A game this peer hosted, as its rematch takes it up: the lobby's port and code, and who sat where."""
+
+    status: int
+    port: int
+    code: str
+    roster: tuple[bytes, ...]
+    names: tuple[str, ...]
+    over: bool
+    """The game finished or stopped (else its player left it, meaning to come back)."""
+
 
 async def host_game(
     game: str,
@@ -270,20 +328,33 @@ async def host_game(
     fill: int = 0,
 ) -> int:
     """Host a game: open the lobby (seating `fill` of the `bots` in it), play, and stop the bots once the game
-    is over (not when its player left it meaning to resume: they wait for it)."""
-    try:
-        status = await _host_game(
-            game, players, game_options=game_options, bind_host=bind_host, port=port, code=code,
-            advertise=advertise, options=options, front=front, context=context, bots=bots, fill=fill,
-        )  # fmt: skip
-    except BaseException:
-        if bots is not None:
+    is over (when its player left it meaning to resume, they leave it the same way, to come back with it).
+    A rematch its player asks for on the end screen opens the lobby again, on the same port with the same
+    code, and seats the same bots again; the players of the game before keep their seats."""
+    before: Hosted | None = None
+    while True:
+        try:
+            hosted = await _host_game(
+                game, players, game_options=game_options, bind_host=bind_host, port=port, code=code,
+                advertise=advertise, options=options, front=front, context=context, bots=bots, fill=fill,
+                before=before,
+            )  # fmt: skip
+        except BaseException:
+            if bots is not None:
+                bots.stop()
+            raise
+        following = front.rematch() if hosted is not None and hosted.over else None
+        if bots is not None and hosted is not None and not hosted.over:
+            bots.release()
+        elif bots is not None:
             bots.stop()
-        raise
-    if bots is not None and (status == 0 or not bots.running()):
-        bots.stop()
-        bots.remove_files()
-    return status
+            if following is None:
+                bots.remove_files()
+        if hosted is None:
+            return 0
+        if following is None:
+            return hosted.status
+        front, port, code, before = following, hosted.port, hosted.code, hosted
 
 
 async def _host_game(
@@ -300,7 +371,9 @@ async def _host_game(
     context: zmq.asyncio.Context,
     bots: BotPeers | None,
     fill: int,
-) -> int:
+    before: Hosted | None,
+) -> Hosted | None:
+    """One game hosted; None if its player left the lobby."""
     with usage_errors():
         rules = get_rules(game)
         rules.new_game(players, game_options)
@@ -312,9 +385,12 @@ async def _host_game(
     everywhere = bind_host == "0.0.0.0"
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if everywhere else mesh.endpoint
     card = PlayerCard.make(identity, options.variant.card_name(options.name), public, endpoint, new_lobby_nonce())
+    seats = () if before is None else before.roster
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
-        lobby = options.variant.lobby_host(game, game_options, players=players, host=card, code=join_code, bind=bind)
+        lobby = options.variant.lobby_host(
+            game, game_options, players=players, host=card, code=join_code, bind=bind, seats=seats
+        )
     except P2pfishError:
         mesh.close()
         raise
@@ -322,10 +398,15 @@ async def _host_game(
     hosts = (lan_addresses() or [primary_address()]) if everywhere else [bind_host]
     shown = [f"{shown_host}:{lobby_port}" for shown_host in hosts]
     front.lobby_open(rules.title, shown[0], lobby.code, players, shown[1:])
+    if before is not None:
+        front.note("A rematch: the lobby is open again with the same code; the others join it by pressing r.")
     if bots is not None:
         bots.open(shown[0], lobby.code)
-        for _ in range(fill):
-            bots.add()
+        if before is None:
+            for _ in range(fill):
+                bots.add()
+        else:
+            bots.again(list(before.names))
     advertiser, ad = (
         await _advertise(game, players, hosts, lobby_port, bind_host=bind_host, options=options, front=front)
         if advertise
@@ -357,8 +438,13 @@ async def _host_game(
         if bots is not None:
             bots.stop()
         say(options, "You left the lobby; the players in it were told.")
-        return 0
-    return await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options, front=front)
+        return None
+    kept: Json = None
+    if bots is not None:
+        seated: list[Json] = [dict(entry) for entry in bots.seats(table.setup.names)]
+        kept = {"folder": str(bots.workdir), "seed": bots.seed, "bots": seated}
+    played = await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options, front=front, bots=kept)
+    return Hosted(played.status, lobby_port, lobby.code, table.setup.roster, table.setup.names, played.over)
 
 
 Result = TypeVar("Result")
@@ -440,14 +526,37 @@ async def join_game(
     *,
     context: zmq.asyncio.Context,
 ) -> int:
+    """Join the lobby at `address` (else the one on the LAN that takes `code`) and play. A rematch its player
+    asks for on the end screen joins the same lobby again, waiting up to `wait_s` for its host to open it."""
     with usage_errors():
         code = normal_code(code)
     address = address or await find_lobby(3.0, code)
+    status = await _join_game(address, code, options, wait_s, front, context=context, rematch=False)
+    following = front.rematch()
+    while following is not None:
+        front = following
+        status = await _join_game(address, code, options, wait_s, front, context=context, rematch=True)
+        following = front.rematch()
+    return status
+
+
+async def _join_game(
+    address: str,
+    code: str,
+    options: PeerOptions,
+    wait_s: float,
+    front: Frontend,
+    *,
+    context: zmq.asyncio.Context,
+    rematch: bool,
+) -> int:
     host, _ = split_address(address)
     identity = load_or_create(options.identity_dir)
     public, secret = new_curve_keypair()
     mesh = Mesh(secret, f"tcp://{local_address_towards(host)}:*", context=context)
     front.lobby_open("", address, code, 0)
+    if rematch:
+        front.note("A rematch: waiting for the host to open its lobby again (it does when its player presses r).")
     seen: list[PlayerCard] = []
     taken: list[str] = []
 
@@ -460,7 +569,10 @@ async def join_game(
         return PlayerCard.make(identity, options.variant.card_name(name), public, mesh.endpoint, lobby)
 
     try:
-        joining = join_lobby(address, code, make_card, timeout_s=wait_s, on_change=changed, on_welcome=taken.extend)
+        joining = join_lobby(
+            address, code, make_card, timeout_s=wait_s, on_change=changed, on_welcome=taken.extend,
+            open_within_s=wait_s if rematch else None,
+        )  # fmt: skip
         table = await unless_left(front, joining)
     except StartRefused as refused:
         mesh.close()
@@ -475,9 +587,10 @@ async def join_game(
         return 0
     seat = table.seat_of(identity.public_bytes)
     named = replace(options, name=table.setup.names[seat])
-    return await _play(
+    played = await _play(
         table, seat, identity=identity, mesh=mesh, secret=secret, options=named, front=front, host_at=host
     )
+    return played.status
 
 
 def game_title(game: str) -> str:
@@ -521,13 +634,14 @@ async def _play(
     options: PeerOptions,
     front: Frontend,
     host_at: str = "",
-) -> int:
+    bots: Json = None,
+) -> "Played":
     """Play the table's game at `seat`. `host_at`: a joiner's lobby address, where it reaches the host's mesh
-    too (host_endpoint)."""
+    too (host_endpoint). `bots`: the host's bot peers, kept for resume to start them again (bots_to_resume)."""
     setup = table.setup
     try:
         rules = get_rules(setup.game)
-        path, store = _new_store(options, f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite")
+        path, store = _new_store(options, store_name(setup, seat))
     except BaseException:
         mesh.close()
         raise
@@ -542,6 +656,7 @@ async def _play(
             "engine": options.engine,
             "engine_move_s": options.engine_move_s,
             "host_at": host_at,
+            "bots": bots,
         },
     )
     session = options.variant.new_session(
@@ -590,14 +705,57 @@ async def resume_game(
         options.transcript, options.json, options.timers, options.variant,
         engine=options.engine or (engine if isinstance(engine, str) else None),
         engine_move_s=options.engine_move_s if options.engine else _seconds(move_s, options.engine_move_s),
+        tethered=options.tethered,
     )  # fmt: skip
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
     host_at = record.get("host_at")
-    return await _run(
-        session, mesh, cards, options=resumed, path=path, store=store, front=front,
-        host_at=host_at if isinstance(host_at, str) else "",
-    )  # fmt: skip
+    bots = bots_to_resume(record.get("bots"), session.setup)
+    try:
+        played = await _run(
+            session, mesh, cards, options=resumed, path=path, store=store, front=front,
+            host_at=host_at if isinstance(host_at, str) else "",
+        )  # fmt: skip
+    except BaseException:
+        if bots is not None:
+            bots.stop()
+        raise
+    if bots is not None and played.over:
+        bots.stop()
+        bots.remove_files()
+    elif bots is not None:
+        bots.release()
+    return played.status
+
+
+def bots_to_resume(record: Json, setup: GameSetup) -> BotPeers | None:
+    """The bot peers of a game this peer hosted (the `bots` of its store's record; None if it had none),
+    started again from their stores: they left with the process that started them. Bots whose folder is
+    gone (removed a day after its last write) cannot come back; the game then waits for them in vain."""
+    if not isinstance(record, dict) or not isinstance(record.get("folder"), str):
+        return None
+    folder = Path(str(record["folder"]))
+    seed = record.get("seed")
+    bots = BotPeers(seed if isinstance(seed, int) else None, workdir=folder)
+    seats = []
+    entries = record.get("bots")
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        seat, index, kind, name = (entry.get(key) for key in ("seat", "index", "kind", "name"))
+        if type(seat) is int and type(index) is int and isinstance(kind, str) and isinstance(name, str):
+            store = folder / "state" / "p2pfish" / store_name(setup, seat)
+            if store.is_file() and not store.is_symlink():
+                seats.append(BotSeat(index, kind, name, store))
+    if not seats:
+        return None
+    bots.resume(seats)
+    return bots
+
+
+def store_name(setup: GameSetup, seat: int) -> str:
+    """The file name of a seat's store in the state folder."""
+    return f"{setup.session_id.hex()[:16]}-seat{seat}.sqlite"
 
 
 def _seconds(value: Json, otherwise: float) -> float:
@@ -614,7 +772,7 @@ async def _run(
     store: SqliteStore,
     front: Frontend,
     host_at: str = "",
-) -> int:
+) -> "Played":
     """Play the game to its end, then close the store and say how it went."""
     assert session.seat is not None
     node: PeerNode | None = None
@@ -659,7 +817,15 @@ async def _run(
     finally:
         store.close()
     emit(options, "result", result)
-    return 0 if session.finished else 1
+    return Played(0 if session.finished else 1, over)
+
+
+@dataclass(frozen=True)
+class Played:
+    status: int
+    """The peer's exit status: 0 when the game finished."""
+    over: bool
+    """The game finished or stopped (else its player left it, meaning to come back)."""
 
 
 def host_endpoint(card_endpoint: str, host_at: str) -> str:

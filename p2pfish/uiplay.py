@@ -149,6 +149,9 @@ class UiFrontend:
     ) -> None:
         self.options = options
         self.bots = bots
+        self.ascii_only, self._input, self._output = ascii_only, input, output
+        self.rematch_offer = ""
+        """What the end screen's `r` does (empty: no rematch, as after `resume`): set when a lobby opens."""
         self.start_now: asyncio.Event | None = asyncio.Event()
         self.left_lobby: asyncio.Event | None = asyncio.Event()
         self.app = GameApp(
@@ -191,6 +194,8 @@ class UiFrontend:
     def lobby_open(self, title: str, address: str, code: str, wanted: int, more: Sequence[str] = ()) -> None:
         self._ensure_app()
         hosting = wanted > 0
+        offer = "rematch: reopen the lobby" if hosting else "rematch: rejoin the host"
+        self.rematch_offer = self.rematch_offer or offer
         self._lobby = Lobby(
             title, address, code, [self.options.name], wanted, host=hosting, more=list(more),
             join_line=join_line(address, code) if hosting else "",
@@ -214,6 +219,7 @@ class UiFrontend:
         self.kit = kit_for(session.setup.game)
         self._window = NodeController(session, node)
         self.app.start(self._window, self.kit)
+        self.app.rematch_offer = self.rematch_offer
         self._session = session
         self.app.log(f"Left or crashed? {resume_line()} brings you back to this game.", "dim")
 
@@ -247,9 +253,21 @@ class UiFrontend:
         if self.app.left and self.store is not None and not (session.finished or session.fault):
             print(f"You left the game. Come back to it with: {resume_line(self.store)}")
             if self.bots is not None and self.bots.running():
-                print("Your bots wait for you for up to 10 minutes, then end the game and exit.")
+                print("Your bots leave it too, and come back with you (within a day).")
         elif session.finished or session.fault is not None:
             print(self.summary(session))
+
+    def rematch(self) -> "UiFrontend | None":
+        """The front of the rematch the player asked for on the end screen, or None."""
+        if not self.app.rematch:
+            return None
+        following = UiFrontend(
+            self.options, ascii_only=self.ascii_only, input=self._input, output=self._output, bots=self.bots
+        )
+        following.rematch_offer = self.rematch_offer
+        if self.start_now is None:
+            following.start_now = None
+        return following
 
     def summary(self, session: Session) -> str:
         """The result as printed when the end screen closes: scores, winners, the audit and the transcript,
@@ -295,6 +313,7 @@ async def play_local(
     options = PeerOptions(name, "", bots.seed, None, None, None, False, NodeTimers())
     front = UiFrontend(options, ascii_only=ascii_only, input=input, output=output, bots=bots)
     front.start_now = None
+    front.rematch_offer = "rematch with the same bots"
     with zmq_context() as context:
         return await host_game(
             game, players, game_options={}, bind_host=LOOPBACK, port=port, code=code, advertise=False,

@@ -253,12 +253,15 @@ class LobbyState:
 
 class LobbyHost:
     """The lobby's host: listens on `bind` (tcp://HOST:PORT, `*` or 0 for any port) from construction on,
-    and admits players while `gather` runs."""
+    and admits players while `gather` runs. A rematch's lobby is given the roster of the game before
+    (`seats`): the players of that game who join keep their seats, newcomers come after them."""
 
     def __init__(
-        self, game: str, options: Mapping[str, str], *, players: int, host: PlayerCard, code: str, bind: str
-    ) -> None:
+        self, game: str, options: Mapping[str, str], *, players: int, host: PlayerCard, code: str, bind: str,
+        seats: Sequence[bytes] = (),
+    ) -> None:  # fmt: skip
         self.game, self.options, self.players, self.code = game, dict(options), players, normal_code(code)
+        self.seats = tuple(seats)
         self.cards: list[PlayerCard] = [host]
         self.nonce = host.lobby
         """This lobby's nonce: every card admitted signs it. The host's card brings it (new_lobby_nonce)."""
@@ -308,7 +311,12 @@ class LobbyHost:
         return table
 
     def table_to_start(self) -> Table:
-        return Table(setup_of(self.game, self.options, self.cards), tuple(self.cards))
+        """The table in seat order: the host first, then the players of the game before in their seats (a
+        rematch), then the others as they joined. Seats are the host's to order in any lobby (PROTOCOL §4)."""
+        before = {identity: seat for seat, identity in enumerate(self.seats)}
+        joiners = sorted(self.cards[1:], key=lambda card: before.get(card.identity, len(before)))
+        cards = (self.cards[0], *joiners)
+        return Table(setup_of(self.game, self.options, cards), cards)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         link = Link(reader, writer)
@@ -502,13 +510,15 @@ async def join_lobby(
     timeout_s: float,
     on_change: Callable[[LobbyState], None] | None = None,
     on_welcome: Callable[[list[str]], None] | None = None,
+    open_within_s: float | None = None,
 ) -> Table:
     """Join the lobby at HOST:PORT with the card `make_card` signs for its nonce, and wait for its game to
-    start. `on_welcome` hears the names already at the table before the card is made. Raises LobbyRefused
-    (LobbyClosed when the host closes its lobby)."""
+    start. `on_welcome` hears the names already at the table before the card is made. `open_within_s`: how
+    long to wait for the lobby to open (a rematch's, which opens when its host's player asks; by default as
+    long as for an answer). Raises LobbyRefused (LobbyClosed when the host closes its lobby)."""
     key = code_key(code)
     within = min(ANSWER_WITHIN_S, timeout_s)
-    link, nonce, names = await _welcomed_within(address, key, within)
+    link, nonce, names = await _welcomed_within(address, key, open_within_s or within)
     try:
         if on_welcome is not None:
             on_welcome(names)

@@ -177,6 +177,10 @@ class GameApp:
         self.on_add_bot = on_add_bot
         """A host's `bot` command (or `+`) in the lobby: seat a bot; what it says is shown."""
         self.left = False
+        self.rematch_offer = ""
+        """What a rematch does, shown on the end screen (empty: this seat cannot offer one here)."""
+        self.rematch = False
+        """The player asked for a rematch on the end screen (the app then ends)."""
         self.kit: GameUi | None = None
         """The game's terminal kit, once the game starts (the lobby comes first, and a joiner learns there
         which game it joined)."""
@@ -303,6 +307,8 @@ class GameApp:
         if self._over():
             if text in ("", "q", "quit"):
                 self.app.exit()
+            elif text in ("r", "rematch"):
+                self._ask_rematch()
             return
         if text:
             self._command(text)
@@ -312,6 +318,11 @@ class GameApp:
             self.model.message = ("class:error", "It is not your turn yet: type say TEXT to chat, ? for help.")
             return
         self._play(legal[self._selected(legal)])
+
+    def _ask_rematch(self) -> None:
+        if self.rematch_offer:
+            self.rematch = True
+            self.app.exit()
 
     def _lobby_command(self, lobby: Lobby, text: str) -> None:
         if text in ("quit", "exit", "leave"):
@@ -417,6 +428,10 @@ class GameApp:
         @keys.add("q", filter=Condition(lambda: self._over() and not self.input.text))
         def _(event: KeyPressEvent) -> None:
             self.app.exit()
+
+        @keys.add("r", filter=Condition(lambda: self._over() and not self.input.text and bool(self.rematch_offer)))
+        def _(event: KeyPressEvent) -> None:
+            self._ask_rematch()
 
         @keys.add("escape", eager=True)
         def _(event: KeyPressEvent) -> None:
@@ -647,7 +662,7 @@ class GameApp:
         if self.model.lobby is not None:
             hint = HINTS["lobby"]
         elif self._over():
-            hint = HINTS["over"]
+            hint = HINTS["over"] + (f"  r {self.rematch_offer}" if self.rematch_offer else "")
         else:
             hint = HINTS["turn"] if self.controller is not None and self._legal() is not None else HINTS["wait"]
         return [("", " " + hint)]
@@ -656,7 +671,8 @@ class GameApp:
         if self.model.lobby is not None:
             return " Lobby: waiting for players"
         if self._over():
-            return " The end - Enter or q leaves; the result stays printed in the terminal"
+            again = "; r: a rematch" if self.rematch_offer else ""
+            return f" The end - Enter or q leaves; the result stays printed in the terminal{again}"
         legal = self._legal() if self.controller is not None else None
         if legal is None:
             return " Waiting"

@@ -128,6 +128,17 @@ def zmq_context() -> Iterator[zmq.asyncio.Context]:
         context.destroy(linger=0)
 
 
+@contextmanager
+def game_context(context: zmq.asyncio.Context, fresh: bool) -> Iterator[zmq.asyncio.Context]:
+    """The ZeroMQ context of a game: the process's, or for a rematch a new one, terminated after it (a mesh's
+    ZAP handler cannot bind again in a context where an earlier mesh's handler was bound)."""
+    if not fresh:
+        yield context
+        return
+    with zmq_context() as new:
+        yield new
+
+
 def check_ipv4(address: str) -> None:
     try:
         ipaddress.IPv4Address(address)
@@ -334,11 +345,12 @@ async def host_game(
     before: Hosted | None = None
     while True:
         try:
-            hosted = await _host_game(
-                game, players, game_options=game_options, bind_host=bind_host, port=port, code=code,
-                advertise=advertise, options=options, front=front, context=context, bots=bots, fill=fill,
-                before=before,
-            )  # fmt: skip
+            with game_context(context, before is not None) as this_context:
+                hosted = await _host_game(
+                    game, players, game_options=game_options, bind_host=bind_host, port=port, code=code,
+                    advertise=advertise, options=options, front=front, context=this_context, bots=bots, fill=fill,
+                    before=before,
+                )  # fmt: skip
         except BaseException:
             if bots is not None:
                 bots.stop()
@@ -535,7 +547,8 @@ async def join_game(
     following = front.rematch()
     while following is not None:
         front = following
-        status = await _join_game(address, code, options, wait_s, front, context=context, rematch=True)
+        with game_context(context, True) as this_context:
+            status = await _join_game(address, code, options, wait_s, front, context=this_context, rematch=True)
         following = front.rematch()
     return status
 

@@ -31,10 +31,11 @@ async def play_games(fronts: Sequence[UiFrontend], pipe: PipeInput, ends: str) -
     """Play len(`ends`) games, the n-th in the n-th front made, each to its end screen, where the player
     presses the n-th key of `ends` (`r` a rematch, `q` leave)."""
     for number, key in enumerate(ends):
-        await _game_play(fronts, number, pipe, key)
+        await play_game(fronts, number, pipe, key)
 
 
-async def _game_play(fronts: Sequence[UiFrontend], number: int, pipe: PipeInput, key: str) -> None:
+async def play_game(fronts: Sequence[UiFrontend], number: int, pipe: PipeInput, key: str) -> None:
+    """Play the game of the `number`-th front made (once it is made) to its end screen, and press `key` there."""
     await until(lambda: len(fronts) > number and fronts[number]._session is not None, "a game", GAME_S)
     front = fronts[number]
     await _play_to_the_end(front, pipe)

@@ -4,20 +4,32 @@ plays to its end. `p2pfish play` starts its same bots again; at a networked tabl
 again and each joiner who pressed `r` joins it."""
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from conformance_helpers import wait_for
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rematch_helpers import play_games, record_fronts
 
 from p2pfish.botpeers import BotPeers
+from p2pfish.core.wire import Json
+from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
 from p2pfish.net.joincode import new_join_code
+from p2pfish.net.lobby import LobbyHost, PlayerCard, check_start
+from p2pfish.net.mesh import new_curve_keypair
 from p2pfish.playstart import LOOPBACK, reserve_port
 from p2pfish.session.audit import audit, transcript_setup
 from p2pfish.session.setup import GameSetup
 from p2pfish.uiplay import play_local
+
+CODE = "RMT234"
+WAIT_S = 30.0
 
 
 def finished_games(state: Path) -> list[GameSetup]:
@@ -68,3 +80,74 @@ def test_play_rematch_starts_a_new_game_with_the_same_bots_in_the_same_seats(
     assert first.names == ("ann", "greedy bot 1")
     assert set(first.contributions).isdisjoint(second.contributions)
     assert not bots.workdir.exists() and bots.running() == 0
+
+
+def peer(tmp_path: Path, name: str, *argv: str) -> tuple[subprocess.Popen[bytes], Path]:
+    """A player's process (rematch_peer.py), with its own state and config folders; its stdout's file."""
+    out = tmp_path / f"{name}.out"
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / name / "state"),
+           "XDG_CONFIG_HOME": str(tmp_path / name / "config"), "PYTHONUNBUFFERED": "1"}  # fmt: skip
+    script = Path(__file__).with_name("rematch_peer.py")
+    with out.open("wb") as stdout, (tmp_path / f"{name}.err").open("wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, str(script), argv[0], name, *argv[1:]], stdout=stdout, stderr=stderr,
+            stdin=subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+    return process, out
+
+
+def said(out: Path, key: str) -> Json:
+    for line in out.read_text().splitlines() if out.exists() else []:
+        if not line.startswith("{"):
+            continue  # the summary printed when an end screen closes
+        message = json.loads(line)
+        if key in message:
+            return message[key]  # type: ignore[no-any-return]
+    return None
+
+
+def test_a_networked_rematch_reopens_the_lobby_for_the_seats_that_accept(tmp_path: Path) -> None:
+    """Three players, each in a process of its own; after the end the host and bob press r, cy leaves: the
+    host's lobby opens again with the same code, bob's UI joins it by itself, and the host starts the
+    rematch for the two of them, with a new session id and bob in the seat he had."""
+    host, host_out = peer(tmp_path, "ann", "host", "rq", CODE, "3", "2")
+    players = [host]
+    try:
+        wait_for(lambda: said(host_out, "lobby") is not None, WAIT_S, "the lobby to open")
+        address = str(said(host_out, "lobby"))
+        bob, bob_out = peer(tmp_path, "bob", "join", "rq", CODE, address)
+        cy, cy_out = peer(tmp_path, "cy", "join", "q", CODE, address)
+        players += [bob, cy]
+        for process in players:
+            process.wait(WAIT_S * 3)
+        assert [said(out, "status") for out in (host_out, bob_out, cy_out)] == [0, 0, 0], [
+            (tmp_path / f"{name}.err").read_text() for name in ("ann", "bob", "cy")
+        ]
+    finally:
+        for process in players:
+            if process.poll() is None:
+                process.kill()
+    first, second = finished_games(tmp_path / "ann" / "state" / "p2pfish")
+    assert first.session_id != second.session_id
+    assert len(first.names) == 3 and second.names == tuple(name for name in first.names if name != "cy")
+    assert second.roster == tuple(key for key, name in zip(first.roster, first.names, strict=True) if name != "cy")
+    bobs = finished_games(tmp_path / "bob" / "state" / "p2pfish")
+    assert [setup.session_id for setup in bobs] == [first.session_id, second.session_id]
+    assert len(finished_games(tmp_path / "cy" / "state" / "p2pfish")) == 1
+
+
+def test_a_rematch_lobby_keeps_the_seats_of_the_game_before_whatever_order_they_join_in() -> None:
+    identities = [Identity.from_seed(bytes([number]) * 32) for number in range(1, 5)]
+    cards = [
+        PlayerCard.make(identity, name, new_curve_keypair()[0], f"tcp://127.0.0.1:{7000 + number}", b"\x07" * 32)
+        for number, (identity, name) in enumerate(zip(identities, ("ann", "bob", "cy", "dan"), strict=True))
+    ]
+    before = tuple(card.identity for card in cards[:3])
+    lobby = LobbyHost("fishfish", {}, players=4, host=cards[0], code=CODE, bind="tcp://127.0.0.1:0", seats=before)
+    try:
+        lobby.cards += [cards[3], cards[2], cards[1]]  # dan (a newcomer), then cy, then bob
+        table = lobby.table_to_start()
+    finally:
+        lobby.close()
+    assert table.setup.names == ("ann", "bob", "cy", "dan")
+    check_start(cards[1], table)  # what a joiner checks: the setup is made of the cards, in the order sent

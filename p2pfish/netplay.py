@@ -321,6 +321,8 @@ class Hosted:
     names: tuple[str, ...]
     over: bool
     """The game finished or stopped (else its player left it, meaning to come back)."""
+    hellos: tuple[str, ...]
+    """The hello nonces its lobby heard: none proves the code to the rematch's lobby, which has the same code."""
 
 
 async def host_game(
@@ -397,11 +399,11 @@ async def _host_game(
     everywhere = bind_host == "0.0.0.0"
     endpoint = mesh.endpoint.replace("0.0.0.0", primary_address()) if everywhere else mesh.endpoint
     card = PlayerCard.make(identity, options.variant.card_name(options.name), public, endpoint, new_lobby_nonce())
-    seats = () if before is None else before.roster
+    seats, heard = ((), ()) if before is None else (before.roster, before.hellos)
     try:
         bind = f"tcp://{bind_host}:{port or '*'}"
         lobby = options.variant.lobby_host(
-            game, game_options, players=players, host=card, code=join_code, bind=bind, seats=seats
+            game, game_options, players=players, host=card, code=join_code, bind=bind, seats=seats, heard=heard
         )
     except P2pfishError:
         mesh.close()
@@ -456,7 +458,8 @@ async def _host_game(
         seated: list[Json] = [dict(entry) for entry in bots.seats(table.setup.names)]
         kept = {"folder": str(bots.workdir), "seed": bots.seed, "bots": seated}
     played = await _play(table, 0, identity=identity, mesh=mesh, secret=secret, options=options, front=front, bots=kept)
-    return Hosted(played.status, lobby_port, lobby.code, table.setup.roster, table.setup.names, played.over)
+    setup = table.setup
+    return Hosted(played.status, lobby_port, lobby.code, setup.roster, setup.names, played.over, lobby.hellos_heard())
 
 
 Result = TypeVar("Result")

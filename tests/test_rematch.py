@@ -20,8 +20,9 @@ from p2pfish.botpeers import BotPeers
 from p2pfish.core.wire import Json
 from p2pfish.crypto.identity import Identity
 from p2pfish.games.registry import get_rules
+from p2pfish.net import lobby, lobbylink
 from p2pfish.net.joincode import new_join_code
-from p2pfish.net.lobby import LobbyHost, PlayerCard, check_start
+from p2pfish.net.lobby import LobbyHost, PlayerCard, check_start, code_key
 from p2pfish.net.mesh import new_curve_keypair
 from p2pfish.playstart import LOOPBACK, reserve_port
 from p2pfish.session.audit import audit, transcript_setup
@@ -151,3 +152,36 @@ def test_a_rematch_lobby_keeps_the_seats_of_the_game_before_whatever_order_they_
         lobby.close()
     assert table.setup.names == ("ann", "bob", "cy", "dan")
     check_start(cards[1], table)  # what a joiner checks: the setup is made of the cards, in the order sent
+
+
+def test_a_hello_heard_by_a_lobby_proves_nothing_to_its_rematch_with_the_same_code() -> None:
+    """The attack: a stranger without the code replays a hello it saw on the LAN in the first lobby to the
+    rematch's (the same code, so the same MAC key) to hold a seat's slot there; it is refused."""
+    key = code_key(CODE)
+    hello = lobby._sealed(key, {"type": "hello", "hello": "cd" * lobby.HELLO_NONCE_BYTES})
+    ann = Identity.from_seed(b"\x01" * 32)
+
+    def opened(heard: tuple[str, ...] = ()) -> LobbyHost:
+        card = PlayerCard.make(ann, "ann", new_curve_keypair()[0], "tcp://127.0.0.1:40001", lobby.new_lobby_nonce())
+        return LobbyHost("fishfish", {}, players=2, host=card, code=CODE, bind="tcp://127.0.0.1:0", heard=heard)
+
+    async def answer(host: LobbyHost) -> dict[str, Json]:
+        gathering = asyncio.ensure_future(host.gather())
+        address, port = host.endpoint.removeprefix("tcp://").rsplit(":", 1)
+        link = await lobbylink.open_link(address, int(port))
+        try:
+            link.send(hello)
+            return dict(json.loads(await asyncio.wait_for(link.recv(), WAIT_S)))
+        finally:
+            link.abort()
+            gathering.cancel()
+            host.close()
+
+    async def scenario() -> tuple[dict[str, Json], dict[str, Json]]:
+        first = opened()
+        welcome = await answer(first)
+        return welcome, await answer(opened(first.hellos_heard()))
+
+    welcome, refused = asyncio.run(scenario())
+    assert welcome["type"] == "welcome"
+    assert refused == {"type": "refused", "reason": "this hello was heard before (a replayed hello)"}

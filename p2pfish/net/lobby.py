@@ -254,11 +254,12 @@ class LobbyState:
 class LobbyHost:
     """The lobby's host: listens on `bind` (tcp://HOST:PORT, `*` or 0 for any port) from construction on,
     and admits players while `gather` runs. A rematch's lobby is given the roster of the game before
-    (`seats`): the players of that game who join keep their seats, newcomers come after them."""
+    (`seats`): the players of that game who join keep their seats, newcomers come after them; and the hello
+    nonces that lobby heard (`heard`), which prove the code no more in this one (it has the same code)."""
 
     def __init__(
         self, game: str, options: Mapping[str, str], *, players: int, host: PlayerCard, code: str, bind: str,
-        seats: Sequence[bytes] = (),
+        seats: Sequence[bytes] = (), heard: Sequence[str] = (),
     ) -> None:  # fmt: skip
         self.game, self.options, self.players, self.code = game, dict(options), players, normal_code(code)
         self.seats = tuple(seats)
@@ -274,7 +275,7 @@ class LobbyHost:
         self._unproven: Budget[Link] = Budget(UNPROVEN_CAP)
         self._proven: Budget[Link] = Budget(players)
         self._joiners: list[Link] = []
-        self._hellos: dict[str, None] = {}
+        self._hellos: dict[str, None] = dict.fromkeys(heard[-MAX_HELLOS_KEPT:])
         """The nonces of the hellos seen, so that a captured hello is no proof of the code."""
         self._admitted = asyncio.Event()
         self._starting = False
@@ -309,6 +310,10 @@ class LobbyHost:
             joiner.send(_sealed(self._key, start))
         await asyncio.gather(*(joiner.flushed(START_FLUSH_S) for joiner in self._joiners))
         return table
+
+    def hellos_heard(self) -> tuple[str, ...]:
+        """The hello nonces this lobby remembers, oldest first (for its rematch's lobby)."""
+        return tuple(self._hellos)
 
     def table_to_start(self) -> Table:
         """The table in seat order: the host first, then the players of the game before in their seats (a

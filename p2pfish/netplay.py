@@ -36,6 +36,7 @@ from p2pfish.invocation import join_line
 from p2pfish.net.addresses import lan_addresses, local_address_towards, primary_address
 from p2pfish.net.joincode import new_join_code
 from p2pfish.net.lobby import (
+    START_FLUSH_S,
     LobbyHost,
     LobbyState,
     PlayerCard,
@@ -230,8 +231,8 @@ class BotFrontend:
         self._untied = True
         node = self._node
         if node is None:
-            if self.left_lobby is not None:
-                self.left_lobby.set()
+            if self.left_lobby is not None:  # after a moment: a start its host sent before it went is played
+                asyncio.get_running_loop().call_later(START_FLUSH_S, self.left_lobby.set)
         elif not (node.session.finished or node.session.fault is not None):
             self.note("the process that started this bot is gone: leaving the game until it comes back")
             node.leave()
@@ -678,6 +679,7 @@ async def _play(
     session = options.variant.new_session(
         setup, seat, identity, store, rules=rules, drop_after=options.timers.drop_after_s
     )
+    store.commit()  # before the game is announced (`started`): a peer killed from then on can resume it
     return await _run(session, mesh, table.cards, options=options, path=path, store=store, front=front, host_at=host_at)
 
 

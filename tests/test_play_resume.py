@@ -85,7 +85,7 @@ def test_a_host_killed_in_a_terminal_takes_its_bots_along_and_its_resume_brings_
         subprocess.run([*tmux, "kill-server"], check=False, timeout=10)  # the terminal goes too
         wait_for(lambda: not any(alive(pid) for pid in bots), LEAVE_S, "the bots to leave with their host")
         logs = [(folder / f"bot{index}.log").read_text() for folder in {*folders} if folder for index in (1, 2)]
-        assert all("the process that started this bot is gone" in log for log in logs), logs
+        assert all("the process that started this bot is gone" in log for log in logs), "\n=====\n".join(logs)
         resumed = subprocess.run(
             [sys.executable, "-m", "p2pfish", "resume", str(started["store"]), "--identity-dir",
              str(tmp_path / "host"), "--json"],

@@ -17,7 +17,7 @@ from p2pfish.core.player import Decision, Player
 from p2pfish.core.text import printable
 from p2pfish.games.registry import get_rules, kit_for
 from p2pfish.invocation import join_line, p2pfish_command, resume_line
-from p2pfish.net.lobby import PlayerCard
+from p2pfish.net.lobby import PlayerCard, reopened
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerAway, PeerBack, PeerNode, PeerSilent
 from p2pfish.netplay import PeerOptions, host_game, zmq_context
 from p2pfish.paths import write_private_file
@@ -30,6 +30,9 @@ from p2pfish.session.setup import SHOWN_NAME_CHARS
 from p2pfish.ui.app import GameApp, Lobby, Wait
 from p2pfish.ui.kit import GameUi
 from p2pfish.ui.narrator import Narrator
+
+REMATCH_LOOK_S = 2.0
+"""How often a joiner's end screen looks for its host's rematch lobby."""
 
 
 class SessionWindow:
@@ -161,6 +164,9 @@ class UiFrontend:
         self.store: Path | None = None
         self._app_task: asyncio.Future[None] | None = None
         self._lobby: Lobby | None = None
+        self._joined: tuple[str, str] | None = None
+        """A joiner's lobby address and code: where its host opens a rematch's lobby."""
+        self._looking: asyncio.Future[None] | None = None
         self._session: Session | None = None
         self._window: NodeController | None = None
         self.kit: GameUi | None = None
@@ -196,6 +202,7 @@ class UiFrontend:
         hosting = wanted > 0
         offer = "rematch: reopen the lobby" if hosting else "rematch: rejoin the host"
         self.rematch_offer = self.rematch_offer or offer
+        self._joined = None if hosting else (address, code)
         self._lobby = Lobby(
             title, address, code, [self.options.name], wanted, host=hosting, more=list(more),
             join_line=join_line(address, code) if hosting else "",
@@ -236,8 +243,10 @@ class UiFrontend:
                 else f"AUDIT FAILED: {result.fault.describe(names) if result.fault else 'incomplete'}"
             )
             self.app.game_over(event.outcome.winners, verdict)
+            self._look_for_rematch()
         elif isinstance(event, Stopped):
             self.app.stopped(f"The game stopped: {event.fault.describe(names)}")
+            self._look_for_rematch()
         elif isinstance(event, ChatReceived):
             self.app.log(f"{names[event.seat]}: {event.text}", "chat")
         elif isinstance(event, PeerSilent):
@@ -247,9 +256,20 @@ class UiFrontend:
         elif isinstance(event, PeerBack):
             self.app.announce(f"{names[event.seat]} is back.")
 
+    def _look_for_rematch(self) -> None:
+        """A joiner's end screen: its player is told once the host opens its lobby again for a rematch."""
+        if self._joined is not None and self._looking is None and self.rematch_offer:
+            self._looking = asyncio.ensure_future(self._await_rematch(*self._joined))
+
+    async def _await_rematch(self, address: str, code: str) -> None:
+        await reopened(address, code, REMATCH_LOOK_S)
+        self.app.announce("The host opened its lobby again: r joins the rematch.")
+
     async def finished(self, session: Session, node: PeerNode) -> None:
         if self._app_task is not None:
             await self._app_task
+        if self._looking is not None:
+            self._looking.cancel()
         if self.app.left and self.store is not None and not (session.finished or session.fault):
             print(f"You left the game. Come back to it with: {resume_line(self.store)}")
             if self.bots is not None and self.bots.running():

@@ -1,7 +1,7 @@
 """Playing games in the terminal UI headless, game after game: the UiFrontends a run makes are recorded, and
 a player presses Enter on each of its turns, then `r` (a rematch) or `q` on each end screen."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from prompt_toolkit.input import PipeInput
@@ -34,11 +34,17 @@ async def play_games(fronts: Sequence[UiFrontend], pipe: PipeInput, ends: str) -
         await play_game(fronts, number, pipe, key)
 
 
-async def play_game(fronts: Sequence[UiFrontend], number: int, pipe: PipeInput, key: str) -> None:
-    """Play the game of the `number`-th front made (once it is made) to its end screen, and press `key` there."""
+async def play_game(
+    fronts: Sequence[UiFrontend], number: int, pipe: PipeInput, key: str,
+    before: Callable[[UiFrontend], bool] | None = None,
+) -> None:  # fmt: skip
+    """Play the game of the `number`-th front made (once it is made) to its end screen, and press `key` there
+    (once `before` holds, if given)."""
     await until(lambda: len(fronts) > number and fronts[number]._session is not None, "a game", GAME_S)
     front = fronts[number]
     await _play_to_the_end(front, pipe)
+    if before is not None:
+        await until(lambda: before(front), "the end screen to tell of the rematch", GAME_S)
     pipe.send_text(key)
     await until(lambda: not front.app.app.is_running, "the end screen to close")
 

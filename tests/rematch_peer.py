@@ -14,7 +14,7 @@ import sys
 
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from rematch_helpers import GAME_S, play_game, play_games, record_fronts
+from rematch_helpers import GAME_S, play_game, record_fronts
 from ui_helpers import until
 
 from p2pfish.net.node import NodeTimers
@@ -55,8 +55,14 @@ async def join(front: UiFrontend, fronts: list[UiFrontend], pipe: PipeInput, arg
     keys, code, address = argv[2:]
     with zmq_context() as context:
         joining = asyncio.ensure_future(join_game(address, code, front.options, 600, front, context=context))
-        await play_games(fronts, pipe, keys)
+        for number, key in enumerate(keys):
+            await play_game(fronts, number, pipe, key, before=offered if key == "r" else None)
         return await asyncio.wait_for(joining, GAME_S)
+
+
+def offered(front: UiFrontend) -> bool:
+    """The end screen told that the host opened its lobby again."""
+    return any("opened its lobby again" in text for _, text in front.app.model.log)
 
 
 def main(argv: list[str]) -> None:

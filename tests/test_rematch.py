@@ -108,9 +108,9 @@ def said(out: Path, key: str) -> Json:
 
 
 def test_a_networked_rematch_reopens_the_lobby_for_the_seats_that_accept(tmp_path: Path) -> None:
-    """Three players, each in a process of its own; after the end the host and bob press r, cy leaves: the
-    host's lobby opens again with the same code, bob's UI joins it by itself, and the host starts the
-    rematch for the two of them, with a new session id and bob in the seat he had."""
+    """Three players, each in a process of its own; after the end the host presses r, and its lobby opens
+    again with the same code; bob's end screen tells him so, he presses r and his UI joins it by itself; cy
+    leaves. The host starts the rematch for the two of them, with a new session id, bob in the seat he had."""
     host, host_out = peer(tmp_path, "ann", "host", "rq", CODE, "3", "2")
     players = [host]
     try:

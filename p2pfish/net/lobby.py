@@ -562,6 +562,20 @@ async def opens_with(addresses: Sequence[str], code: str) -> list[bool]:
     return list(await asyncio.gather(*(opens(address) for address in addresses)))
 
 
+async def reopened(address: str, code: str, every_s: float) -> None:
+    """Return once the lobby at `address` welcomes a hello sealed with `code`: a rematch's lobby, which its host
+    opens again when its player asks. Nothing but hellos is sent; tried every `every_s` or so."""
+    key = code_key(code)
+    while True:
+        try:
+            link, _, _ = await _welcomed_within(address, key, every_s)
+        except LobbyRefused:
+            await asyncio.sleep(every_s)
+            continue
+        link.abort()
+        return
+
+
 async def _welcomed_within(address: str, key: bytes, within_s: float) -> tuple[Link, bytes, list[str]]:
     """A link to the lobby, its nonce and the names at its table, from the welcome to a hello. A lobby not
     (yet) listening, or one that drops the connection before answering, is tried again until `within_s` is

@@ -74,7 +74,10 @@ def test_play_rematch_starts_a_new_game_with_the_same_bots_in_the_same_seats(
                 assert asyncio.run(scenario()) == 0
         finally:
             bots.stop()
-    assert "r rematch with the same bots" in fronts[0].app._hints()[0][1]
+    end = fronts[0].app
+    hints, title = end._hints()[0][1], end._choices_title()
+    assert "r rematch with the same bots" in hints and "r: a rematch" in title
+    assert max(len(hints), len(title)) <= 80, "the end screen's keys do not fit an 80-column terminal"
     first, second = finished_games(homes)
     assert first.session_id != second.session_id
     assert (first.roster, first.names) == (second.roster, second.names)

@@ -671,8 +671,9 @@ class GameApp:
         if self.model.lobby is not None:
             return " Lobby: waiting for players"
         if self._over():
-            again = "; r: a rematch" if self.rematch_offer else ""
-            return f" The end - Enter or q leaves; the result stays printed in the terminal{again}"
+            if self.rematch_offer:
+                return " The end - Enter or q leaves (the result stays printed); r: a rematch"
+            return " The end - Enter or q leaves; the result stays printed in the terminal"
         legal = self._legal() if self.controller is not None else None
         if legal is None:
             return " Waiting"

@@ -6,7 +6,8 @@ Checked for each game and size: the moves are counted and under them the key hin
 readable width; help opens on ? and closes on Esc; an unknown command says what is possible; Enter
 plays the picked move until the end; the end screen states the tie-break; q leaves it, printing the
 scores, the winner and the transcript's path, with exit status 0. Then one game under LC_ALL=C with
---ascii: nothing but ASCII on the screen, no "????".
+--ascii: nothing but ASCII on the screen, no "????"; and a rematch: `r` on the end screen starts a second
+game with the same bots, played to its end too.
 
 Run: .venv/bin/python scripts/tui_check.py [GAME ...] [--sizes 80x24,160x48]
 Exits 0 when every check passed, 1 with the failing screen otherwise; skips (exit 0) without tmux."""
@@ -92,6 +93,17 @@ def play_one(game: str, columns: int, rows: int, state: str) -> None:
     wait_for(lambda s: "Keys (Esc closes" not in s, "Esc closes help")
     keys("fly away", "Enter")
     wait_for(lambda s: "unknown command 'fly'" in s, "an unknown command says what is possible")
+    shown = play_to_the_end()
+    if "tie" not in shown:
+        raise Failed(f"FAIL the end screen states the tie-break\n{shown}")
+    print("ok   the end screen states the tie-break")
+    keys("q")
+    wait_for(lambda s: "Winner: " in s and "Transcript: " in s and "EXIT=0" in s,
+             "q leaves, printing the scores, the winner and the transcript; exit status 0")  # fmt: skip
+
+
+def play_to_the_end() -> str:
+    """Enter on each move offered until the end screen, which it returns."""
     deadline = time.monotonic() + GAME_S
     while time.monotonic() < deadline:
         shown = screen()
@@ -102,13 +114,21 @@ def play_one(game: str, columns: int, rows: int, state: str) -> None:
             wait_for(lambda s, before=shown: s != before, "the move is played", STEP_S)
         else:
             time.sleep(POLL_S)
-    shown = wait_for(lambda s: "The end" in s and "verified" in s, "the end screen shows the audit")
-    if "tie" not in shown:
-        raise Failed(f"FAIL the end screen states the tie-break\n{shown}")
-    print("ok   the end screen states the tie-break")
+    return wait_for(lambda s: "The end" in s and "verified" in s, "the end screen shows the audit")
+
+
+def rematch_one(state: str) -> None:
+    print("--- a rematch of fishfish at 80x24")
+    start(f"{sys.executable} -m p2pfish play fishfish --seed 5 --bots 1", 80, 24, {"XDG_STATE_HOME": state})
+    shown = play_to_the_end()
+    if "r rematch with the same bots" not in shown:
+        raise Failed(f"FAIL the end screen offers a rematch\n{shown}")
+    print("ok   the end screen offers a rematch")
+    keys("r")
+    wait_for(lambda s: "The end" not in s and ("Your move: " in s or "Waiting" in s), "r starts a second game")
+    play_to_the_end()
     keys("q")
-    wait_for(lambda s: "Winner: " in s and "Transcript: " in s and "EXIT=0" in s,
-             "q leaves, printing the scores, the winner and the transcript; exit status 0")  # fmt: skip
+    wait_for(lambda s: s.count("Winner: ") == 2 and "EXIT=0" in s, "q leaves after the rematch; exit status 0")
 
 
 def ascii_one(state: str) -> None:
@@ -145,11 +165,12 @@ def main() -> None:
                     except Failed as failure:
                         failures += 1
                         print(failure)
-            try:
-                ascii_one(state)
-            except Failed as failure:
-                failures += 1
-                print(failure)
+            for check in (ascii_one, rematch_one):
+                try:
+                    check(state)
+                except Failed as failure:
+                    failures += 1
+                    print(failure)
         finally:
             tmux("kill-session", "-t", SESSION)
     print("all checks passed" if not failures else f"{failures} runs failed")

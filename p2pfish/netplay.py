@@ -729,6 +729,8 @@ async def resume_game(
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
     host_at = record.get("host_at")
     bots = bots_to_resume(record.get("bots"), session.setup)
+    if bots is None and isinstance(record.get("bots"), dict):
+        front.note("Its bots cannot come back: their folder is gone (it goes a day after they last played).")
     try:
         played = await _run(
             session, mesh, cards, options=resumed, path=path, store=store, front=front,

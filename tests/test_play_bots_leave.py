@@ -13,11 +13,14 @@ from rematch_helpers import GAME_S, record_fronts
 from ui_helpers import until
 
 from p2pfish.botpeers import STOP_WITHIN_S, BotPeers
+from p2pfish.core.wire import Json
+from p2pfish.crypto.identity import Identity
 from p2pfish.net.joincode import new_join_code
 from p2pfish.net.node import NodeTimers
-from p2pfish.netplay import BotFrontend, PeerOptions, resume_game, zmq_context
+from p2pfish.netplay import BotFrontend, PeerOptions, bots_to_resume, resume_game, zmq_context
 from p2pfish.playstart import LOOPBACK, reserve_port
 from p2pfish.resumable import stored_games
+from p2pfish.session.setup import GameSetup
 from p2pfish.uiplay import play_local
 
 
@@ -63,3 +66,11 @@ def test_play_left_mid_game_takes_its_bots_along_and_resume_brings_them_back(
 
     assert asyncio.run(resumed()) == 0
     assert not bots.workdir.exists() and stored_games() == []
+
+
+def test_bots_whose_folder_is_gone_are_not_started_again(tmp_path: Path) -> None:
+    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
+    setup = GameSetup.create("fishfish", {}, tuple(s.public_bytes for s in signers), ("ann", "greedy bot 1"))
+    seated: list[Json] = [{"seat": 1, "index": 1, "kind": "greedy", "name": "greedy bot 1"}]
+    assert bots_to_resume({"folder": str(tmp_path / "gone"), "seed": 1, "bots": seated}, setup) is None
+    assert bots_to_resume(None, setup) is None

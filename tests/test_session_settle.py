@@ -1,12 +1,13 @@
 """Ending a game early without a gone seat (PROTOCOL §18): every other seat signs the same turn, log hash and
 scores so far; every replica and the audit check them; a lie, a lone signer or a changing story ends nothing."""
 
+from session_helpers import Net, author_of, body_of, replay
+
 from p2pfish.core.game import Outcome
 from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
 from p2pfish.session.audit import audit
 from p2pfish.session.session import DECIDE_WITHIN_S, Session, SettleEnded
-from session_helpers import Net, author_of, body_of, replay
 
 GONE = 2
 

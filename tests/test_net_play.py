@@ -109,7 +109,8 @@ def test_a_silent_peer_is_named_after_the_timeout_and_the_others_end_the_game_wi
         fault = result["fault"]
         assert isinstance(fault, dict) and fault["seat"] == silent_seat and fault["kind"] == "timeout"
         settled = result["settled"]
-        assert isinstance(settled, dict) and settled["gone"] == silent_seat and settled == others[0]["settled"]
+        first = others[0]
+        assert isinstance(settled, dict) and settled["gone"] == silent_seat and first and settled == first["settled"]
         audited = audit(table.transcripts[seat].read_bytes().splitlines(), get_rules("fishnstones"))
         assert audited.settlement is not None and audited.settlement.outcome.to_wire() == settled["outcome"]
 

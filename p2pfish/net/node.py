@@ -196,6 +196,8 @@ class PeerNode:
         """Frames queued for peers, by kind (a broadcast counts one per peer)."""
         self._stopped: set[int] = set()
         """Seats whose heartbeat says their game stopped: they take no more messages, so none is owed them."""
+        self._settling = True
+        """Whether a stopped game still waits for an early end (`stop_settling`)."""
         self._woken = asyncio.Event()
         """Set when the game is over and something happened (a frame, a move, a leave): the run looks again."""
 
@@ -236,11 +238,16 @@ class PeerNode:
             self.settle()
         until = self.clock() + self.timers.settle_wait_s
         next_beat = self.clock()
-        while self.session.settlement is None and self.clock() < until and not self._leaving:
+        while self.session.settlement is None and self.clock() < until and not self._leaving and self._settling:
             if self.clock() >= next_beat:
                 self._guarded(self._beat)
                 next_beat = self.clock() + self.timers.heartbeat_s
             await self._pause(receiver, min(next_beat, until) - self.clock())
+
+    def stop_settling(self) -> None:
+        """Stop waiting for an early end (this seat's person left the end screen)."""
+        self._settling = False
+        self._woken.set()
 
     def settle(self) -> None:
         """Agree to end the game without the seat this peer found gone, with the scores so far (a person's

@@ -671,7 +671,7 @@ async def _run(
 
 
 def settled_wire(settlement: Settlement | None) -> Json:
-    """An early end (§18) in a result line."""
+    """An early end (§10.8) in a result line."""
     if settlement is None:
         return None
     return {"gone": settlement.gone, "turn": settlement.turn, "outcome": settlement.outcome.to_wire(),

@@ -65,7 +65,7 @@ class SessionWindow:
         return self.session.progress()
 
     def end_offer(self) -> int | None:
-        """The seat this seat may agree to end the game without (PROTOCOL §18)."""
+        """The seat this seat may agree to end the game without (PROTOCOL §10.8)."""
         return self.session.settle_offer()
 
     def end_now(self) -> None:
@@ -106,7 +106,7 @@ class NodeController(SessionWindow):
 
     def end_offer(self) -> int | None:
         """The seat this seat may end the game without now: the one its timers named gone, or one the game
-        waits for whose link is silent or whose player left (PROTOCOL §18)."""
+        waits for whose link is silent or whose player left (PROTOCOL §10.8)."""
         session, node = self.session, self.node
         offer = session.settle_offer()
         if offer is not None or session.fault is not None or session.settlement is not None:

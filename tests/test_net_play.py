@@ -89,7 +89,7 @@ def test_a_peer_killed_mid_game_resumes_and_nothing_is_lost(tmp_path: Path) -> N
 def test_a_silent_peer_is_named_after_the_timeout_and_the_others_end_the_game_with_the_scores_so_far(
     tmp_path: Path,
 ) -> None:
-    """Both other peers name the silent one and sign an early end at one turn (PROTOCOL §18): they exit 0 with
+    """Both other peers name the silent one and sign an early end at one turn (PROTOCOL §10.8): they exit 0 with
     the same scores so far, and their transcripts verify as that early end."""
     table = MatchTable("fishnstones", 3, ["random"], 3, tmp_path)
     table.start(extra=["--timeout", "2"])

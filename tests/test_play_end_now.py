@@ -1,5 +1,5 @@
 """A bot of `p2pfish play` dies mid-game: the screen offers to end the game now without it, one key (e) ends
-it with the scores so far once the other bot agrees (PROTOCOL §18), and the summary printed on leaving says
+it with the scores so far once the other bot agrees (PROTOCOL §10.8), and the summary printed on leaving says
 so, with a transcript that verifies as that early end. Run in tmux: a real terminal, real bot processes."""
 
 import contextlib

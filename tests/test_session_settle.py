@@ -1,8 +1,12 @@
-"""Ending a game early without a gone seat (PROTOCOL §18): every other seat signs the same turn, log hash and
+"""Ending a game early without a gone seat (PROTOCOL §10.8): every other seat signs the same turn, log hash and
 scores so far; every replica and the audit check them; a lie, a lone signer or a changing story ends nothing."""
 
+from pathlib import Path
+
+import pytest
 from session_helpers import Net, author_of, body_of, replay
 
+from p2pfish.cli import main
 from p2pfish.core.game import Outcome
 from p2pfish.games.registry import get_rules
 from p2pfish.session import bodies
@@ -179,3 +183,17 @@ def test_a_game_without_public_scores_so_far_offers_no_early_end() -> None:
     assert session.rules.outcome_so_far(session.state, 1) is not None
     kuna = get_rules("kunayala")
     assert kuna.outcome_so_far(kuna.new_game(3, {}), 1) is None
+
+
+def test_verify_says_the_game_ended_early_and_who_signed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    net = stuck_on_gone_seat()
+    for seat in (0, 1):
+        net.sessions[seat].give_up(GONE)
+        net.collect(seat)
+        settle(net, seat)
+    net.run()
+    path = tmp_path / "early.jsonl"
+    path.write_bytes(b"\n".join(net.sessions[1].transcript()) + b"\n")
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ENDED EARLY without seat 2") and "signed by seat 0" in out and "winner" in out

@@ -110,7 +110,7 @@ class GameRules(Protocol[State, View_co]):
         ...
 
     def outcome_so_far(self, state: State, gone: int) -> Outcome | None:
-        """The result of a game ended early without the seat `gone` (PROTOCOL §18): every seat's score so far, and
+        """The result of a game ended early without the seat `gone` (PROTOCOL §10.8): every seat's score so far, and
         the winners among the other seats (`gone` forfeits) by the game's own tie-breaks. None when the scores so
         far are not public (they hang on a secret only its holder could open)."""
         ...

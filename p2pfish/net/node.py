@@ -109,7 +109,7 @@ class NodeTimers:
     away_s: float = 600.0
     """How long to wait for a player who left to resume before dropping it."""
     settle_wait_s: float = 60.0
-    """After a stop for a seat's silence: how long to wait for every other seat to sign an early end (§18)."""
+    """After a stop for a seat's silence: how long to wait for every other seat to sign an early end (§10.8)."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,7 @@ class PeerNode:
 
     async def _wait_for_settlement(self, receiver: "asyncio.Task[None]") -> None:
         """The game stopped for a seat's silence: a bot agrees at once to end it with the scores so far, a person
-        when they say so (`settle`); wait up to settle_wait_s for every other seat to agree (PROTOCOL §18)."""
+        when they say so (`settle`); wait up to settle_wait_s for every other seat to agree (PROTOCOL §10.8)."""
         if self.player is not None:
             self.settle()
         until = self.clock() + self.timers.settle_wait_s

@@ -29,7 +29,7 @@ class AuditResult:
     waiting_for: tuple[int, ...]
     """When the transcript stops before the end: the seats the game was waiting for."""
     settlement: Settlement | None = None
-    """When every seat but a gone one signed an early end (PROTOCOL §18): where, and the scores so far."""
+    """When every seat but a gone one signed an early end (PROTOCOL §10.8): where, and the scores so far."""
 
     @property
     def verified(self) -> bool:

@@ -14,7 +14,7 @@ chat         free text between players; not part of the game
 stop         a seat stopped the game: whom it blames, why, and the evidence, each message whole or, if too
              long to quote, as its hash (not part of the game)
 settle       after a stop for a seat's silence: the seat agrees to end the game without that seat, at a turn,
-             with the log hash and the scores so far there (not part of the game; PROTOCOL §18)
+             with the log hash and the scores so far there (not part of the game; PROTOCOL §10.8)
 """
 
 import hashlib

@@ -74,7 +74,7 @@ class Finished:
 
 @dataclass(frozen=True)
 class Settlement:
-    """A game ended early (PROTOCOL §18): without `gone`, after `turn` turns, with the scores so far there,
+    """A game ended early (PROTOCOL §10.8): without `gone`, after `turn` turns, with the scores so far there,
     signed by every other seat (`signers`)."""
 
     gone: int
@@ -159,7 +159,7 @@ class SessionCore:
         self.log: list[Applied] = []
         self.log_hash = tagged_hash(TAG_LOG, self.session_id)
         self._turn_hashes = [self.log_hash]
-        """The log hash after each number of turns played (a settle names one, PROTOCOL §18)."""
+        """The log hash after each number of turns played (a settle names one, PROTOCOL §10.8)."""
         self.commitments: dict[tuple[int, str], bytes] = {}
         self.opened: dict[tuple[int, str], Scalar] = {}
         self.fault: Fault | None = None

@@ -124,7 +124,7 @@ class Session(RandomTurns, DeckTurns, Settling):
 
     def receive(self, raw: bytes, via: int | None = None) -> None:
         """A message from the network; `via` is the seat the transport authenticated as its sender. A game
-        stopped for a seat's silence still takes messages: the others' settles may end it (§18)."""
+        stopped for a seat's silence still takes messages: the others' settles may end it (§10.8)."""
         if self.fault is None or self._settling():
             self._ingest(raw, via)
             self._advance()
@@ -358,7 +358,7 @@ class Session(RandomTurns, DeckTurns, Settling):
 
     def give_up(self, seat: int) -> None:
         """This seat's player stops waiting for `seat` (shown as silent) before the table's timeout: the game
-        stops naming it, as the timeout would, so that the table may end it without that seat (§18)."""
+        stops naming it, as the timeout would, so that the table may end it without that seat (§10.8)."""
         if self.fault is None and not self.finished and seat in self.waiting_for() and seat != self.seat:
             self._stop_waiting_for(seat, "its player's table stopped waiting for it")
 

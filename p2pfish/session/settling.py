@@ -1,4 +1,4 @@
-"""Ending a game early without a seat that is gone (PROTOCOL §18): each remaining seat signs a settle naming
+"""Ending a game early without a seat that is gone (PROTOCOL §10.8): each remaining seat signs a settle naming
 the gone seat, a turn, the log hash after that turn and the scores so far there; once every seat but the gone
 one has signed the same turn, the game ends there with those scores, which any replica (and `verify`) checks
 against its own log.

@@ -169,7 +169,7 @@ class Model:
     winners: tuple[int, ...] | None = None
     audit: str = ""
     scores_so_far: tuple[int, ...] | None = None
-    """An early end's scores (PROTOCOL §18), which the game's own final table cannot show."""
+    """An early end's scores (PROTOCOL §10.8), which the game's own final table cannot show."""
     stopped: str = ""
     help_top: int = 0
     """The first row of the help shown (it scrolls)."""
@@ -395,7 +395,7 @@ class GameApp:
         self.app.exit()
 
     def _end_offer(self) -> int | None:
-        """The seat the table may end the game without now (PROTOCOL §18), while no result is in."""
+        """The seat the table may end the game without now (PROTOCOL §10.8), while no result is in."""
         if self.controller is None or self.model.lobby is not None or self.model.winners is not None:
             return None
         return self.controller.end_offer()

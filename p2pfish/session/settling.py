@@ -15,7 +15,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import Outcome
 from p2pfish.core.wire import field, int_field
 from p2pfish.session import bodies
-from p2pfish.session.core import Fault, SessionCore, SettleEnded, Settlement
+from p2pfish.session.core import MAX_WAITING, Fault, SessionCore, SettleEnded, Settlement
 from p2pfish.session.envelope import Envelope, canonical
 
 
@@ -48,6 +48,7 @@ class Settling(SessionCore):
     def _init_settling(self) -> None:
         self.settlement: Settlement | None = None
         self._claims: dict[int, list[SettleClaim]] = {}
+        self._accepted_at_stop: int | None = None
         self._checked: dict[bytes, bool] = {}
         """By message: whether a claim's log hash and outcome match this replica's (once it reached the turn)."""
 
@@ -78,8 +79,13 @@ class Settling(SessionCore):
         self._settle_check()
 
     def _settling(self) -> bool:
-        """Whether a stopped session still takes messages: a settle may yet end its game."""
-        return self.settlement is None and not self.finished and self.fault is not None and self.fault.kind == "timeout"
+        """Whether a stopped session still takes messages: a settle may yet end its game. At most MAX_WAITING
+        more of them: the settles and what precedes them in their authors' chains, not a flood."""
+        if self.settlement is not None or self.finished or self.fault is None or self.fault.kind != "timeout":
+            return False
+        if self._accepted_at_stop is None:
+            self._accepted_at_stop = len(self.accepted)
+        return len(self.accepted) - self._accepted_at_stop < MAX_WAITING
 
     def _sign(self, gone: int, turn: int) -> None:
         assert self.seat is not None

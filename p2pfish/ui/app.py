@@ -444,7 +444,9 @@ class GameApp:
         def _(event: KeyPressEvent) -> None:
             self._close()
 
-        @keys.add("e", filter=Condition(lambda: self._end_offer() is not None and not self.input.text) & ~confirming)
+        ending = Condition(lambda: not self.input.text and self._legal() is None and self._end_offer() is not None)
+
+        @keys.add("e", filter=ending & ~confirming)
         def _(event: KeyPressEvent) -> None:
             if self.controller is not None:
                 self.controller.end_now()

@@ -683,7 +683,7 @@ class GameApp:
     def _hints(self) -> StyleAndTextTuples:
         if self.model.lobby is not None:
             hint = HINTS["lobby"]
-        elif (gone := self._end_offer()) is not None:
+        elif self._legal() is None and (gone := self._end_offer()) is not None:
             name = self.controller.names[gone] if self.controller is not None else "them"
             hint = f"e: end the game now without {name}, with the scores so far (all the others must agree)"
         elif self._over():

@@ -99,6 +99,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for raw in result.fault.evidence:
             print(f"  evidence: {printable(raw.decode('ascii', 'replace'), 2000)}")
         return 1
+    if result.settlement is not None:
+        ended = result.settlement
+        signers = ", ".join(f"seat {s} ({names[s]})" for s in ended.signers)
+        print(
+            f"ENDED EARLY without seat {ended.gone} ({names[ended.gone]}) after turn {ended.turn} of "
+            f"{result.setup.game}, {result.messages} messages: everything up to there checked; the scores so far "
+            f"signed by {signers}"
+        )
+        for seat, points in enumerate(ended.outcome.scores):
+            mark = "  winner" if seat in ended.outcome.winners else ""
+            print(f"  seat {seat} {names[seat]:<16} {points:>4} points{mark}")
+        return 0
     if result.outcome is None:
         waiting = ", ".join(f"seat {s} ({names[s]})" for s in result.waiting_for)
         print(f"INCOMPLETE: the transcript stops before the end of the game, waiting for {waiting}")

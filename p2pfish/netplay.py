@@ -52,7 +52,7 @@ from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
 from p2pfish.net.node import NodeEvent, NodeTimers, PeerNode, PeerSilent
 from p2pfish.paths import state_dir, write_private_file
 from p2pfish.resumable import transcript_beside
-from p2pfish.session.session import Finished, Session, Stopped, stored_setup
+from p2pfish.session.session import Finished, Session, SettleEnded, Settlement, Stopped, stored_setup
 from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
 from p2pfish.session.store import SqliteStore, Store
 
@@ -301,6 +301,13 @@ class BotFrontend:
         elif isinstance(event, Finished):
             scores = zip(names, event.outcome.scores, strict=True)
             self.note("game over: " + ", ".join(f"{name} {points}" for name, points in scores))
+        elif isinstance(event, SettleEnded):
+            ended = event.settlement
+            scores = zip(names, ended.outcome.scores, strict=True)
+            self.note(
+                f"game ended early without {names[ended.gone]}, with the scores so far: "
+                + ", ".join(f"{name} {points}" for name, points in scores)
+            )
 
     async def finished(self, session: Session, node: PeerNode) -> None:
         if self.engine is not None:
@@ -808,7 +815,7 @@ async def _run(
         mesh.close(done_with=() if node is None else node.done_with())
     try:
         transcript = options.transcript
-        over = session.finished or session.fault is not None
+        over = session.finished or session.fault is not None or session.settlement is not None
         tidy = over and not options.json and path.parent.resolve() == state_dir().resolve()
         if tidy and not transcript:
             transcript = str(transcript_beside(path))
@@ -822,6 +829,7 @@ async def _run(
             "session": session.session_id.hex(),
             "finished": session.finished,
             "outcome": None if outcome is None else outcome.to_wire(),
+            "settled": settled_wire(session.settlement),
             "fault": None if session.fault is None else {"seat": session.fault.seat, "kind": session.fault.kind,
                                                            "reason": session.fault.reason,
                                                            "evidence": len(session.fault.evidence)},
@@ -837,15 +845,23 @@ async def _run(
     finally:
         store.close()
     emit(options, "result", result)
-    return Played(0 if session.finished else 1, over)
+    return Played(0 if session.finished or session.settlement is not None else 1, over)
 
 
 @dataclass(frozen=True)
 class Played:
     status: int
-    """The peer's exit status: 0 when the game finished."""
+    """The peer's exit status: 0 when the game finished (or ended early, §10.8)."""
     over: bool
-    """The game finished or stopped (else its player left it, meaning to come back)."""
+    """The game finished, ended early or stopped (else its player left it, meaning to come back)."""
+
+
+def settled_wire(settlement: Settlement | None) -> Json:
+    """An early end (§10.8) in a result line."""
+    if settlement is None:
+        return None
+    return {"gone": settlement.gone, "turn": settlement.turn, "outcome": settlement.outcome.to_wire(),
+            "signers": list(settlement.signers)}  # fmt: skip
 
 
 def host_endpoint(card_endpoint: str, host_at: str) -> str:

@@ -25,7 +25,7 @@ from p2pfish.playstart import LOOPBACK
 from p2pfish.resumable import transcript_beside
 from p2pfish.session.audit import audit
 from p2pfish.session.memory_table import MemoryTable
-from p2pfish.session.session import Applied, ChatReceived, Finished, Session, Stopped
+from p2pfish.session.session import Applied, ChatReceived, Finished, Session, SettleEnded, Settlement, Stopped
 from p2pfish.session.setup import SHOWN_NAME_CHARS
 from p2pfish.ui.app import GameApp, Lobby, Wait
 from p2pfish.ui.kit import GameUi
@@ -67,6 +67,16 @@ class SessionWindow:
     def progress(self) -> str:
         return self.session.progress()
 
+    def end_offer(self) -> int | None:
+        """The seat this seat may agree to end the game without (PROTOCOL §10.8)."""
+        return self.session.settle_offer()
+
+    def end_now(self) -> None:
+        self.session.settle()
+
+    def close(self) -> None:
+        """The end screen closed."""
+
 
 class NodeController(SessionWindow):
     """The app's window on one seat of a networked game."""
@@ -97,6 +107,29 @@ class NodeController(SessionWindow):
     def leave(self) -> None:
         self.node.leave()
 
+    def end_offer(self) -> int | None:
+        """The seat this seat may end the game without now: the one its timers named gone, or one the game
+        waits for whose link is silent or whose player left (PROTOCOL §10.8)."""
+        session, node = self.session, self.node
+        offer = session.settle_offer()
+        if offer is not None or session.fault is not None or session.settlement is not None:
+            return offer
+        silent = [seat for seat in self.waiting_for() if node.link_silent(seat) or node.left_to_resume(seat)]
+        if not silent or session.rules.outcome_so_far(session.state, silent[0]) is None:
+            return None
+        return silent[0]
+
+    def end_now(self) -> None:
+        gone = self.end_offer()
+        if gone is not None:
+            self.session.give_up(gone)
+            self.node.settle()
+
+    def close(self) -> None:
+        """The end screen closed: stop waiting for an early end nobody else agreed to."""
+        if self.session.settlement is None and not self.session.finished:
+            self.node.stop_settling()
+
 
 class TableController(SessionWindow):
     """The app's window on one seat of an in-memory table whose other seats are bots: the same app,
@@ -109,6 +142,10 @@ class TableController(SessionWindow):
 
     def act(self, action: Action) -> None:
         self.session.act(action)
+        self.settle()
+
+    def end_now(self) -> None:
+        self.session.settle()
         self.settle()
 
     def chat(self, text: str) -> bool:
@@ -134,6 +171,13 @@ class TableController(SessionWindow):
                 self.app.game_over(event.outcome.winners, verdict)
             elif isinstance(event, Stopped):
                 self.app.stopped(f"The game stopped: {event.fault.describe(self.names)}")
+            elif isinstance(event, SettleEnded):
+                self.app.log(early_end_words(event.settlement, self.names), "announce")
+                self.app.game_over(
+                    event.settlement.outcome.winners,
+                    f"Ended early without {self.names[event.settlement.gone]}.",
+                    event.settlement.outcome.scores,
+                )
             elif isinstance(event, ChatReceived):
                 self.app.log(f"{self.names[event.seat]}: {event.text}", "chat")
 
@@ -247,6 +291,13 @@ class UiFrontend:
         elif isinstance(event, Stopped):
             self.app.stopped(f"The game stopped: {event.fault.describe(names)}")
             self._look_for_rematch()
+        elif isinstance(event, SettleEnded):
+            self.app.game_over(
+                event.settlement.outcome.winners,
+                early_end_words(event.settlement, names),
+                event.settlement.outcome.scores,
+            )
+            self._look_for_rematch()
         elif isinstance(event, ChatReceived):
             self.app.log(f"{names[event.seat]}: {event.text}", "chat")
         elif isinstance(event, PeerSilent):
@@ -296,6 +347,9 @@ class UiFrontend:
         lines = [f"p2pfish - {self.kit.title if self.kit else session.setup.game} - session "
                  f"{session.session_id.hex()[:16]}"]  # fmt: skip
         outcome = session.outcome()
+        if outcome is None and session.settlement is not None:
+            outcome = session.settlement.outcome
+            lines.append(early_end_words(session.settlement, names))
         if outcome is None:
             fault = session.fault
             lines.append(f"The game stopped: {fault.describe(names) if fault else 'unfinished'}")
@@ -316,6 +370,14 @@ class UiFrontend:
         if self.store is None:
             return None
         return transcript_beside(self.store)
+
+
+def early_end_words(settlement: Settlement, names: tuple[str, ...]) -> str:
+    signers = ", ".join(names[seat] for seat in settlement.signers)
+    return (
+        f"Ended early without {names[settlement.gone]}, with the scores so far after turn {settlement.turn}; "
+        f"signed by {signers}."
+    )
 
 
 async def play_local(

@@ -17,9 +17,9 @@ from conformance_helpers import sizes, stored_messages, wait_for
 from secrecy_helpers import finished_match, watch_store
 
 from p2pfish.games.game import Game
-from p2pfish.games.registry import games
+from p2pfish.games.registry import games, get_rules
 from p2pfish.net.mesh import Mesh, MeshPeer, new_curve_keypair
-from p2pfish.session.audit import read_setup
+from p2pfish.session.audit import audit, read_setup
 from p2pfish.tools.events import int_field, parse_event, text_field
 from p2pfish.tools.match import MatchTable, PeerProcess, run_match, summarize
 
@@ -86,7 +86,11 @@ def test_a_peer_killed_mid_game_resumes_and_nothing_is_lost(tmp_path: Path) -> N
     assert 25 <= killed_at < stored_messages(path)
 
 
-def test_a_silent_peer_is_named_after_the_timeout_and_the_others_stop_cleanly(tmp_path: Path) -> None:
+def test_a_silent_peer_is_named_after_the_timeout_and_the_others_end_the_game_with_the_scores_so_far(
+    tmp_path: Path,
+) -> None:
+    """Both other peers name the silent one and sign an early end at one turn (PROTOCOL §10.8): they exit 0 with
+    the same scores so far, and their transcripts verify as that early end."""
     table = MatchTable("fishnstones", 3, ["random"], 3, tmp_path)
     table.start(extra=["--timeout", "2"])
     silent = 1
@@ -101,9 +105,14 @@ def test_a_silent_peer_is_named_after_the_timeout_and_the_others_stop_cleanly(tm
         table.stop_all()
     for seat, result in zip((0, 2), others, strict=True):
         assert result is not None and result["finished"] is False
-        assert table.peers[seat].process.returncode == 1
+        assert table.peers[seat].process.returncode == 0
         fault = result["fault"]
         assert isinstance(fault, dict) and fault["seat"] == silent_seat and fault["kind"] == "timeout"
+        settled = result["settled"]
+        first = others[0]
+        assert isinstance(settled, dict) and settled["gone"] == silent_seat and first and settled == first["settled"]
+        audited = audit(table.transcripts[seat].read_bytes().splitlines(), get_rules("fishnstones"))
+        assert audited.settlement is not None and audited.settlement.outcome.to_wire() == settled["outcome"]
 
 
 def test_a_process_without_a_roster_key_can_neither_connect_nor_inject() -> None:

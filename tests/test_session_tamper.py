@@ -106,7 +106,6 @@ def delivered_illegal(net: Net, tag: str) -> list[Fault]:
     return deliver_bad(net, held_back_move(net, tag), via=CHEATER, blame=CHEATER, kinds=("illegal",))
 
 
-
 def rewritten_is_a_violation(net: Net, edit: Edit) -> None:
     """Play with the cheater's messages passed through `edit`, holding back the first one it changes: every
     honest peer finds that one a violation, blamed on the cheater."""
@@ -114,6 +113,7 @@ def rewritten_is_a_violation(net: Net, edit: Edit) -> None:
     net.start()
     net.run()
     deliver_bad(net, held_message(net), via=CHEATER, blame=CHEATER, kinds=("violation",))
+
 
 # --- bad openings ----------------------------------------------------------------------------------
 

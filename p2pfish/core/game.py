@@ -61,10 +61,10 @@ class Outcome:
         return {"scores": list(self.scores), "winners": list(self.winners)}
 
     @classmethod
-    def highest_wins(cls, scores: tuple[int, ...]) -> "Outcome":
-        """The seats with the highest score win (all of them on a tie)."""
-        best = max(scores)
-        return cls(scores, tuple(seat for seat, score in enumerate(scores) if score == best))
+    def highest_wins(cls, scores: tuple[int, ...], gone: int | None = None) -> "Outcome":
+        """The seats with the highest score win (all of them on a tie); a `gone` seat cannot win."""
+        best = max(score for seat, score in enumerate(scores) if seat != gone)
+        return cls(scores, tuple(seat for seat, score in enumerate(scores) if score == best and seat != gone))
 
 
 class GameRules(Protocol[State, View_co]):
@@ -107,6 +107,12 @@ class GameRules(Protocol[State, View_co]):
 
     def outcome(self, state: State) -> Outcome | None:
         """The result once the game is over, else None."""
+        ...
+
+    def outcome_so_far(self, state: State, gone: int) -> Outcome | None:
+        """The result of a game ended early without the seat `gone` (PROTOCOL §10.8): every seat's score so far, and
+        the winners among the other seats (`gone` forfeits) by the game's own tie-breaks. None when the scores so
+        far are not public (they hang on a secret only its holder could open)."""
         ...
 
     def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, TypeVar
 
 from p2pfish.core.actions import Action, Chance, Dealt, Shuffled, checked_tag, decode_core_action
 from p2pfish.core.errors import IllegalAction, MalformedInput
-from p2pfish.core.game import ChanceRequest, DealRequest, ShuffleRequest, check_chance
+from p2pfish.core.game import ChanceRequest, DealRequest, Outcome, ShuffleRequest, check_chance
 from p2pfish.core.wire import Json, Scalar, as_object
 
 A = TypeVar("A", bound=Action)
@@ -29,6 +29,10 @@ class Rules:
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise MalformedInput(f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}")
+
+    def outcome_so_far(self, state: Any, gone: int) -> Outcome | None:
+        """No early end unless the game says how its scores so far are counted."""
+        return None
 
     def audit(self, state: Any, opened: Mapping[tuple[int, str], Scalar]) -> None:
         """Every secret of this game is checked when it is revealed: nothing is left for the end."""

@@ -108,6 +108,8 @@ class NodeTimers:
     drop_after_s for a seat whose heartbeat showed it lacks some: it may be restarting)."""
     away_s: float = 600.0
     """How long to wait for a player who left to resume before dropping it."""
+    settle_wait_s: float = 60.0
+    """After a stop for a seat's silence: how long to wait for every other seat to sign an early end (§10.8)."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,8 @@ class PeerNode:
         """Frames queued for peers, by kind (a broadcast counts one per peer)."""
         self._stopped: set[int] = set()
         """Seats whose heartbeat says their game stopped: they take no more messages, so none is owed them."""
+        self._settling = True
+        """Whether a stopped game still waits for an early end (`stop_settling`)."""
         self._woken = asyncio.Event()
         """Set when the game is over and something happened (a frame, a move, a leave): the run looks again."""
 
@@ -210,6 +214,8 @@ class PeerNode:
                 self._guarded(self._beat)
                 if not self._over():  # a heartbeat's tick may have ended it (a timeout)
                     await self._pause(receiver, self.timers.heartbeat_s)
+            if not self._leaving and self.session.settle_offer() is not None:
+                await self._wait_for_settlement(receiver)
             over_at = self.clock()
             next_beat = over_at
             while self.clock() < over_at + self._linger_s() and not self._everyone_caught_up():
@@ -217,13 +223,49 @@ class PeerNode:
                     self._guarded(self._beat)
                     next_beat = self.clock() + self.timers.heartbeat_s
                 await self._pause(receiver, min(next_beat, over_at + self._linger_s()) - self.clock())
-            if self.session.finished:
+            if self.session.finished or self.session.settlement is not None:
                 self._broadcast([BYE, json.dumps(self.session.have()).encode()])
                 farewell = self.clock() + FAREWELL_WAIT_S
                 while self.clock() < farewell and len(self.done_with()) < len(self.mesh.others):
                     await self._pause(receiver, farewell - self.clock())
         finally:
             receiver.cancel()
+
+    async def _wait_for_settlement(self, receiver: "asyncio.Task[None]") -> None:
+        """The game stopped for a seat's silence: a bot agrees at once to end it with the scores so far, a person
+        when they say so (`settle`); wait up to settle_wait_s for every other seat to agree (PROTOCOL §10.8)."""
+        if self.player is not None:
+            self.settle()
+        until = self.clock() + self.timers.settle_wait_s
+        next_beat = self.clock()
+        while self.session.settlement is None and self.clock() < until and not self._leaving and self._settling:
+            if self.clock() >= next_beat:
+                self._guarded(self._beat)
+                next_beat = self.clock() + self.timers.heartbeat_s
+            await self._pause(receiver, min(next_beat, until) - self.clock())
+
+    def stop_settling(self) -> None:
+        """Stop waiting for an early end (this seat's person left the end screen)."""
+        self._settling = False
+        self._woken.set()
+
+    def settle(self) -> None:
+        """Agree to end the game without the seat this peer found gone, with the scores so far (a person's
+        choice; a bot agrees by itself). Does nothing when no such end is open (`Session.settle_offer`)."""
+        if self.session.settle_offer() is not None:
+            self._guarded(self.session.settle)
+            self._guarded(self._after_input)
+        self._woken.set()
+
+    def _follow_settle(self) -> None:
+        """A bot gives up on a seat another seat has signed an end without, once that seat is silent here too."""
+        if self.player is None or self.session.fault is not None:
+            return
+        for seat in self.mesh.others:
+            gone = self.session.settled_by(seat)
+            if gone is not None and gone in self.session.waiting_for() and self.link_silent(gone):
+                self.session.give_up(gone)
+                return
 
     def done_with(self) -> set[int]:
         """The seats that need nothing more from this peer: they said goodbye, or their game stopped, or this
@@ -290,7 +332,8 @@ class PeerNode:
             self._woken.set()
 
     def _over(self) -> bool:
-        return self.session.finished or self.session.fault is not None or self._leaving
+        session = self.session
+        return session.finished or session.fault is not None or session.settlement is not None or self._leaving
 
     def _linger_s(self) -> float:
         """How long after the end this peer serves peers that lack what it holds: linger_s; but after a finish,
@@ -619,6 +662,7 @@ class PeerNode:
                 self._silent.add(seat)
                 self._tell(PeerSilent(seat, quiet))
         self.session.tick(now)
+        self._follow_settle()
         self._release_held()
         self._after_input()
 

@@ -13,7 +13,7 @@ from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules, Outcome
 from p2pfish.core.wire import as_object, field, str_field
 from p2pfish.session.envelope import open_envelope
-from p2pfish.session.session import Fault, Session
+from p2pfish.session.session import Fault, Session, Settlement
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
 
@@ -28,6 +28,8 @@ class AuditResult:
     fault: Fault | None
     waiting_for: tuple[int, ...]
     """When the transcript stops before the end: the seats the game was waiting for."""
+    settlement: Settlement | None = None
+    """When every seat but a gone one signed an early end (PROTOCOL §10.8): where, and the scores so far."""
 
     @property
     def verified(self) -> bool:
@@ -66,7 +68,9 @@ def audit(lines: Sequence[bytes], rules: AnyRules) -> AuditResult:
         observer.receive(raw)
         if observer.fault is not None:
             break
-    return AuditResult(setup, len(messages), observer.outcome(), observer.fault, observer.waiting_for())
+    return AuditResult(
+        setup, len(messages), observer.outcome(), observer.fault, observer.waiting_for(), observer.settlement
+    )
 
 
 def _belongs_elsewhere(raw: bytes, setup: GameSetup) -> bool:

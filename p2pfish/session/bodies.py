@@ -13,6 +13,8 @@ end          after the last move: any commitments still closed are opened, and t
 chat         free text between players; not part of the game
 stop         a seat stopped the game: whom it blames, why, and the evidence, each message whole or, if too
              long to quote, as its hash (not part of the game)
+settle       after a stop for a seat's silence: the seat agrees to end the game without that seat, at a turn,
+             with the log hash and the scores so far there (not part of the game; PROTOCOL §10.8)
 """
 
 import hashlib
@@ -36,9 +38,10 @@ class MessageType(StrEnum):
     DECK_LOCK = "deck-lock"
     DECK_REKEY = "deck-rekey"
     CARD_KEYS = "card-keys"
+    SETTLE = "settle"
 
 
-ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT, STOP, DECK_LOCK, DECK_REKEY, CARD_KEYS = MessageType
+ACT, RAND_COMMIT, RAND_REVEAL, END, CHAT, STOP, DECK_LOCK, DECK_REKEY, CARD_KEYS, SETTLE = MessageType
 TURN_KINDS = (ACT, RAND_COMMIT, RAND_REVEAL, DECK_LOCK, DECK_REKEY, CARD_KEYS, END)
 """The types that take a turn of the game (chat and stop do not)."""
 MAX_CHAT_CHARS = 500
@@ -54,6 +57,7 @@ FIELDS: dict[str, set[str]] = {
     END: {"type", "turn", "log", "outcome", "openings"},
     CHAT: {"type", "text"},
     STOP: {"type", "seat", "kind", "reason", "evidence"},
+    SETTLE: {"type", "gone", "turn", "log", "outcome"},
 }
 """The fields each body type may carry; any other field makes the message malformed."""
 
@@ -140,6 +144,10 @@ def read_openings(body: dict[str, Json]) -> list[Opening]:
         obj = dict(as_object(item, "an opening"))
         openings.append(Opening(str_field(obj, "purpose"), field(obj, "value"), hex_field(obj, "nonce", 32)))
     return openings
+
+
+def settle(gone: int, turn: int, log_hash: bytes, outcome: dict[str, Json]) -> dict[str, Json]:
+    return {"type": SETTLE, "gone": gone, "turn": turn, "log": log_hash.hex(), "outcome": outcome}
 
 
 def chat(text: str) -> dict[str, Json]:

@@ -20,6 +20,7 @@ from p2pfish.crypto.encoding import encode_u32, tagged_hash
 from p2pfish.session import bodies
 from p2pfish.session.bodies import (
     CHAT,
+    SETTLE,
     STOP,
     turn_of,
 )
@@ -72,6 +73,22 @@ class Finished:
 
 
 @dataclass(frozen=True)
+class Settlement:
+    """A game ended early (PROTOCOL §10.8): without `gone`, after `turn` turns, with the scores so far there,
+    signed by every other seat (`signers`)."""
+
+    gone: int
+    turn: int
+    outcome: Outcome
+    signers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SettleEnded:
+    settlement: Settlement
+
+
+@dataclass(frozen=True)
 class Stopped:
     fault: Fault
 
@@ -89,7 +106,7 @@ class Slow:
     seat: int
 
 
-Event = Applied | Finished | Stopped | ChatReceived | Slow
+Event = Applied | Finished | SettleEnded | Stopped | ChatReceived | Slow
 
 
 class Unattributed(ProtocolViolation):
@@ -141,6 +158,8 @@ class SessionCore:
         self.turn = 0
         self.log: list[Applied] = []
         self.log_hash = tagged_hash(TAG_LOG, self.session_id)
+        self._turn_hashes = [self.log_hash]
+        """The log hash after each number of turns played (a settle names one, PROTOCOL §10.8)."""
         self.commitments: dict[tuple[int, str], bytes] = {}
         self.opened: dict[tuple[int, str], Scalar] = {}
         self.fault: Fault | None = None
@@ -181,6 +200,10 @@ class SessionCore:
         self._restoring = False
         self._evidence: tuple[bytes, ...] = ()
         self._author: int | None = None
+        self._init_settling()
+
+    def _init_settling(self) -> None:
+        """The settles' state (session/settling.py)."""
 
     def take_outbox(self) -> list[bytes]:
         """What to send now. The store's batch is committed first (synced if it holds this seat's own secret or
@@ -270,9 +293,12 @@ class SessionCore:
                 if self.relay and self.seat is not None:
                     self._outbox.append(message.raw)
             within_budget = self._chat_budgets[message.seat].count(message.kind)
-            if not own and not self._check_on_arrival(message):
+            if not own and self.fault is None and not self._check_on_arrival(message):
                 return
-            if message.kind in (CHAT, STOP):
+            if message.kind == SETTLE:
+                chain.ready.remove(message)
+                self._claim(message)
+            elif message.kind in (CHAT, STOP):
                 chain.ready.remove(message)
                 if not own:
                     self._side_message(message, within_budget)
@@ -290,7 +316,7 @@ class SessionCore:
             bodies.check_fields(message.body)
             if message.kind in bodies.TURN_KINDS and turn_of(message.body) < self.turn and not self._restoring:
                 raise ProtocolViolation(f"sent its {message.kind} for turn {turn_of(message.body)}, already played")
-            if message.seat in self._stopped:
+            if message.seat in self._stopped and message.kind != SETTLE:
                 raise ProtocolViolation("sent a message after its own stop report (a stop is its last word)")
             if message.kind == STOP:
                 bodies.check_stop(message.body)
@@ -305,6 +331,9 @@ class SessionCore:
             self._stop(Fault(message.seat, kind, error.reason, (message.raw,)))
             return False
         return True
+
+    def _claim(self, envelope: Envelope) -> None:
+        """A settle (session/settling.py)."""
 
     def _link_fault(self, fault: Fault) -> None:
         """A message no seat's signature vouches for is blamed on the link it came by. Evidence in another
@@ -360,7 +389,11 @@ class SessionCore:
         self._evidence, self._author = (), None
         self.state = self.rules.apply(self.state, None, action)
         self._record(None, action)
+        self._next_turn()
+
+    def _next_turn(self) -> None:
         self.turn += 1
+        self._turn_hashes.append(self.log_hash)
 
     def _record(self, seat: int | None, action: Action) -> None:
         entry = Applied(self.turn, seat, action)

@@ -45,6 +45,8 @@ from p2pfish.session.core import (
     Event,
     Fault,
     Finished,
+    SettleEnded,
+    Settlement,
     Slow,
     Stopped,
     Unattributed,
@@ -53,6 +55,7 @@ from p2pfish.session.deck_turns import DeckTurns
 from p2pfish.session.decks import keys_to_wire
 from p2pfish.session.envelope import Envelope, Signer, canonical
 from p2pfish.session.random_turns import RandomTurns
+from p2pfish.session.settling import Settling
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import Store
 
@@ -69,6 +72,8 @@ __all__ = [
     "Fault",
     "Finished",
     "Session",
+    "SettleEnded",
+    "Settlement",
     "Slow",
     "Stopped",
     "stored_setup",
@@ -91,7 +96,7 @@ def _fault_kind(error: P2pfishError) -> str:
     return "violation"
 
 
-class Session(RandomTurns, DeckTurns):
+class Session(RandomTurns, DeckTurns, Settling):
     """One peer's replica of one game (seat None: an observer that only verifies, as `verify` is)."""
 
     @classmethod
@@ -118,8 +123,9 @@ class Session(RandomTurns, DeckTurns):
         self._advance()
 
     def receive(self, raw: bytes, via: int | None = None) -> None:
-        """A message from the network; `via` is the seat the transport authenticated as its sender."""
-        if self.fault is None:
+        """A message from the network; `via` is the seat the transport authenticated as its sender. A game
+        stopped for a seat's silence still takes messages: the others' settles may end it (§10.8)."""
+        if self.fault is None or self._settling():
             self._ingest(raw, via)
             self._advance()
 
@@ -279,6 +285,8 @@ class Session(RandomTurns, DeckTurns):
         """The local seat's view and legal actions when it must decide now, else None."""
         if self.seat is None or self.fault is not None or self.finished or (self.turn, ACT) in self._sent:
             return None
+        if self.settlement is not None:
+            return None
         if self.rules.outcome(self.state) is not None or self.rules.chance(self.state) is not None:
             return None
         if self.seat not in self.rules.to_act(self.state):
@@ -307,7 +315,7 @@ class Session(RandomTurns, DeckTurns):
 
     def waiting_for(self) -> tuple[int, ...]:
         """The seats whose message the current turn still awaits."""
-        if self.fault is not None or self.finished:
+        if self.fault is not None or self.finished or self.settlement is not None:
             return ()
         everyone = range(self.setup.players)
         if self.rules.outcome(self.state) is not None:
@@ -328,7 +336,7 @@ class Session(RandomTurns, DeckTurns):
     def _advance(self) -> None:
         if self._restoring:
             return
-        while self.fault is None and not self.finished:
+        while self.fault is None and not self.finished and self.settlement is None:
             self._evidence, self._author = (), None
             try:
                 if not self._step():
@@ -346,6 +354,13 @@ class Session(RandomTurns, DeckTurns):
                 self._stop(Fault(self._author, "malformed", reason, self._evidence))
         while self.fault is None and self._reports:
             self._check_report(self._reports.pop(0))
+        self._settle_check()
+
+    def give_up(self, seat: int) -> None:
+        """This seat's player stops waiting for `seat` (shown as silent) before the table's timeout: the game
+        stops naming it, as the timeout would, so that the table may end it without that seat (§10.8)."""
+        if self.fault is None and not self.finished and seat in self.waiting_for() and seat != self.seat:
+            self._stop_waiting_for(seat, "its player's table stopped waiting for it")
 
     def _refuse_stale(self) -> None:
         """A turn message that waits in its author's chain for a turn already played was sent for a turn that
@@ -429,7 +444,7 @@ class Session(RandomTurns, DeckTurns):
         for seat, action in actions:
             self._record(seat, action)
         self._pending.clear()
-        self.turn += 1
+        self._next_turn()
         return True
 
     def _check_new_commitment(self, seat: int, action: Commit) -> bytes:

@@ -101,6 +101,16 @@ class Wait:
     """Its player left meaning to resume."""
 
 
+def scores_so_far(names: tuple[str, ...], scores: tuple[int, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
+    """The table of an early end: each seat's points so far, best first."""
+    out: StyleAndTextTuples = [("class:title", "Scores so far\n")]
+    width = max(len(name) for name in names)
+    for seat in sorted(range(len(names)), key=lambda seat: -scores[seat]):
+        mark = "  winner" if seat in winners else ""
+        out.append(("class:turn" if mark else "", f"  {names[seat]:<{width}} {scores[seat]:>4} points{mark}\n"))
+    return out
+
+
 class Controller(Protocol):
     """What the app may ask of the game: one seat's view and moves, never anything else."""
 
@@ -116,6 +126,9 @@ class Controller(Protocol):
     def act(self, action: Action) -> None: ...
     def chat(self, text: str) -> bool: ...
     def leave(self) -> None: ...
+    def end_offer(self) -> int | None: ...
+    def end_now(self) -> None: ...
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -155,6 +168,8 @@ class Model:
     lobby: Lobby | None = None
     winners: tuple[int, ...] | None = None
     audit: str = ""
+    scores_so_far: tuple[int, ...] | None = None
+    """An early end's scores (PROTOCOL §10.8), which the game's own final table cannot show."""
     stopped: str = ""
     help_top: int = 0
     """The first row of the help shown (it scrolls)."""
@@ -239,8 +254,8 @@ class GameApp:
     def announce(self, text: str) -> None:
         self.log(text, "announce")
 
-    def game_over(self, winners: tuple[int, ...], audit: str) -> None:
-        self.model.winners, self.model.audit = winners, audit
+    def game_over(self, winners: tuple[int, ...], audit: str, scores_so_far: tuple[int, ...] | None = None) -> None:
+        self.model.winners, self.model.audit, self.model.scores_so_far = winners, audit, scores_so_far
         self.log("Game over. " + audit, "announce")
 
     def stopped(self, text: str) -> None:
@@ -385,6 +400,17 @@ class GameApp:
     def _over(self) -> bool:
         return self.model.winners is not None or bool(self.model.stopped)
 
+    def _close(self) -> None:
+        if self.controller is not None:
+            self.controller.close()
+        self.app.exit()
+
+    def _end_offer(self) -> int | None:
+        """The seat the table may end the game without now (PROTOCOL §10.8), while no result is in."""
+        if self.controller is None or self.model.lobby is not None or self.model.winners is not None:
+            return None
+        return self.controller.end_offer()
+
     def _bindings(self) -> KeyBindings:
         keys = KeyBindings()
         confirming = Condition(lambda: self.model.confirm_leave)
@@ -427,7 +453,15 @@ class GameApp:
 
         @keys.add("q", filter=Condition(lambda: self._over() and not self.input.text))
         def _(event: KeyPressEvent) -> None:
-            self.app.exit()
+            self._close()
+
+        ending = Condition(lambda: not self.input.text and self._legal() is None and self._end_offer() is not None)
+
+        @keys.add("e", filter=ending & ~confirming)
+        def _(event: KeyPressEvent) -> None:
+            if self.controller is not None:
+                self.controller.end_now()
+                self.announce("You agreed to end the game now with the scores so far; waiting for the others.")
 
         @keys.add("r", filter=Condition(lambda: self._over() and not self.input.text and bool(self.rematch_offer)))
         def _(event: KeyPressEvent) -> None:
@@ -442,7 +476,7 @@ class GameApp:
         @keys.add("c-d")
         def _(event: KeyPressEvent) -> None:
             if self._over():
-                self.app.exit()
+                self._close()
             else:
                 self.model.confirm_leave = True
 
@@ -634,6 +668,9 @@ class GameApp:
         if self.controller is None or self.model.lobby is not None:
             return []
         snapshot = self.snapshot
+        if self.model.winners is not None and self.model.scores_so_far is not None:
+            return [*scores_so_far(snapshot.names, self.model.scores_so_far, self.model.winners),
+                    ("class:turn", self.model.audit)]  # fmt: skip
         if self.model.winners is not None:
             scores = self._game_kit.scores(snapshot.view, snapshot.names, self.model.winners)
             return [*scores, ("class:turn", self.model.audit)]
@@ -661,6 +698,9 @@ class GameApp:
     def _hints(self) -> StyleAndTextTuples:
         if self.model.lobby is not None:
             hint = HINTS["lobby"]
+        elif self._legal() is None and (gone := self._end_offer()) is not None:
+            name = self.controller.names[gone] if self.controller is not None else "them"
+            hint = f"e: end the game now without {name}, with the scores so far (all the others must agree)"
         elif self._over():
             hint = HINTS["over"] + (f"  r {self.rematch_offer}" if self.rematch_offer else "")
         else:

@@ -119,6 +119,10 @@ class HighCard:
         scores = tuple(int(str(label)) * (2 if label == state.trump else 1) for label in state.shown)
         return Outcome(scores, tuple(s for s, v in enumerate(scores) if v == max(scores)))
 
+    def outcome_so_far(self, state: State, gone: int) -> Outcome | None:
+        """The cards are hidden until the end: no scores so far."""
+        return None
+
     def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
         """Every secret of this game is checked when it is revealed: nothing is left for the end."""
 

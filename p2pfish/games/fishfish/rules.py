@@ -588,6 +588,10 @@ class FishFish(Rules):
             return None
         return Outcome.highest_wins(totals(state.history, state.players))
 
+    def outcome_so_far(self, state: State, gone: int) -> Outcome | None:
+        """The rounds scored so far (a round under way counts nothing yet)."""
+        return Outcome.highest_wins(totals(state.history, state.players), gone)
+
     def audit(self, state: State, opened: Mapping[tuple[int, str], Scalar]) -> None:
         """Every Pêche commitment of the game, open now: each a Pêche card, and per round at most the
         Fisherman's 2 Prise and 3 Bredouille (closed cards included: a bluff with a third Prise that

@@ -459,6 +459,12 @@ class FishNStones(Rules):
             return None
         return Outcome(tuple(score(b) for b in state.buckets), winners(state.buckets))
 
+    def outcome_so_far(self, state: State, gone: int) -> Outcome | None:
+        """The buckets so far, with the game's tie-break among the seats that remain."""
+        scores = tuple(score(b) for b in state.buckets)
+        kept = [seat for seat in range(state.players) if seat != gone]
+        return Outcome(scores, tuple(kept[i] for i in winners([state.buckets[seat] for seat in kept])))
+
     def decode_action(self, wire: Json) -> Action:
         obj = as_object(wire)
         core = decode_core_action(obj)

@@ -707,6 +707,10 @@ class KingFish(Rules):
             return None
         return Outcome.highest_wins(totals(state))
 
+    def outcome_so_far(self, state: State, gone: int) -> Outcome | None:
+        """The rounds scored so far and this round's catches."""
+        return Outcome.highest_wins(totals(state), gone)
+
     def decode_own(self, tag: str, obj: Mapping[str, Json]) -> Action:
         if tag == Kind.POND:
             return ChoosePond(int_field(obj, "pond"))

@@ -1,0 +1,174 @@
+"""Ending a game early without a seat that is gone (PROTOCOL §10.8): each remaining seat signs a settle naming
+the gone seat, a turn, the log hash after that turn and the scores so far there; once every seat but the gone
+one has signed the same turn, the game ends there with those scores, which any replica (and `verify`) checks
+against its own log.
+
+A seat may sign several settles, all naming one gone seat, each at an earlier turn than the one before: a
+peer whose game stopped later than another's follows it down to the earliest turn any signer stopped at, the
+only turn every remaining seat can sign, so all replicas reach the same end whatever order settles arrive in.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2pfish.core.errors import MalformedInput
+from p2pfish.core.game import Outcome
+from p2pfish.core.wire import field, int_field
+from p2pfish.session import bodies
+from p2pfish.session.core import MAX_WAITING, Fault, SessionCore, SettleEnded, Settlement
+from p2pfish.session.envelope import Envelope, canonical
+
+
+@dataclass(frozen=True)
+class SettleClaim:
+    seat: int
+    gone: int
+    turn: int
+    log_hash: bytes
+    outcome: bytes
+    """The signed outcome, canonical JSON."""
+    raw: bytes
+
+
+def read_claim(envelope: Envelope, players: int) -> SettleClaim:
+    body = envelope.body
+    bodies.check_fields(body)
+    gone, turn = int_field(body, "gone"), int_field(body, "turn")
+    if not 0 <= gone < players or gone == envelope.seat:
+        raise MalformedInput(f"a settle names seat {gone} as gone, not another seat of the table")
+    if turn < 0:
+        raise MalformedInput("a settle's turn is a turn number")
+    outcome = canonical(field(body, "outcome"))
+    return SettleClaim(envelope.seat, gone, turn, bodies.hex_field(body, "log", 32), outcome, envelope.raw)
+
+
+class Settling(SessionCore):
+    """The settles of a session: taking them, checking them against the log, signing this seat's own."""
+
+    def _init_settling(self) -> None:
+        self.settlement: Settlement | None = None
+        self._claims: dict[int, list[SettleClaim]] = {}
+        self._accepted_at_stop: int | None = None
+        self._checked: dict[bytes, bool] = {}
+        """By message: whether a claim's log hash and outcome match this replica's (once it reached the turn)."""
+
+    def settle_offer(self) -> int | None:
+        """The seat this seat may end the game without now: the one its own timers named gone, when the game
+        counts scores so far (None otherwise, or when it has ended)."""
+        fault = self.fault
+        if self.seat is None or self.finished or self.settlement is not None or fault is None:
+            return None
+        if fault.kind != "timeout" or fault.seat is None or fault.seat == self.seat:
+            return None
+        if self.rules.outcome_so_far(self.state, fault.seat) is None:
+            return None
+        return fault.seat
+
+    def settled_by(self, seat: int) -> int | None:
+        """The gone seat `seat` has signed a settle naming, if any."""
+        claims = self._claims.get(seat)
+        return claims[0].gone if claims else None
+
+    def settle(self) -> None:
+        """Agree to end the game now without the gone seat (`settle_offer`), with the scores so far."""
+        gone = self.settle_offer()
+        if gone is None:
+            raise MalformedInput("there is no gone seat to end the game without")
+        lowest = [c.turn for s, cs in self._claims.items() if s != self.seat for c in cs if self._matches(c, gone)]
+        self._sign(gone, min([self.turn, *lowest]))
+        self._settle_check()
+
+    def _settling(self) -> bool:
+        """Whether a stopped session still takes messages: a settle may yet end its game. At most MAX_WAITING
+        more of them: the settles and what precedes them in their authors' chains, not a flood."""
+        if self.settlement is not None or self.finished or self.fault is None or self.fault.kind != "timeout":
+            return False
+        if self._accepted_at_stop is None:
+            self._accepted_at_stop = len(self.accepted)
+        return len(self.accepted) - self._accepted_at_stop < MAX_WAITING
+
+    def _sign(self, gone: int, turn: int) -> None:
+        assert self.seat is not None
+        mine = self._claims.get(self.seat, [])
+        if mine and mine[-1].turn <= turn:
+            return
+        outcome = self._outcome_at(turn, gone)
+        self._emit(bodies.settle(gone, turn, self._turn_hashes[turn], outcome.to_wire()))
+
+    def _claim(self, envelope: Envelope) -> None:
+        """A settle of `envelope.seat` (this seat's own included). One that names another gone seat than its
+        signer's earlier settles, or no earlier turn, is a violation of its signer."""
+        try:
+            claim = read_claim(envelope, self.setup.players)
+        except MalformedInput as error:
+            self._stop(Fault(envelope.seat, "malformed", error.reason, (envelope.raw,)))
+            return
+        earlier = self._claims.setdefault(claim.seat, [])
+        if earlier and (claim.gone != earlier[0].gone or claim.turn >= earlier[-1].turn):
+            reason = "signed settles naming different gone seats, or not each at an earlier turn"
+            self._stop(Fault(claim.seat, "violation", reason, (earlier[-1].raw, claim.raw)))
+            return
+        earlier.append(claim)
+
+    def _matches(self, claim: SettleClaim, gone: int) -> bool:
+        return claim.gone == gone and self._checked.get(claim.raw, False)
+
+    def _settle_check(self) -> None:
+        """Check every claim this replica has reached the turn of; follow a lower turn this seat agreed to; end
+        the game once every seat but the gone one signed one turn."""
+        if self.settlement is not None or self.finished:
+            return
+        for claims in self._claims.values():
+            for claim in claims:
+                if claim.raw not in self._checked and claim.turn < len(self._turn_hashes):
+                    self._check_claim(claim)
+        mine = self._claims.get(self.seat) if self.seat is not None else None
+        if mine and self.settle_offer() == mine[0].gone:
+            lowest = [c.turn for cs in self._claims.values() for c in cs if self._matches(c, mine[0].gone)]
+            self._sign(mine[0].gone, min([mine[-1].turn, *lowest]))
+        for claims in self._claims.values():
+            for claim in claims:
+                if self._complete(claim):
+                    signers = tuple(s for s in range(self.setup.players) if s != claim.gone)
+                    outcome = self._outcome_at(claim.turn, claim.gone)
+                    self.settlement = Settlement(claim.gone, claim.turn, outcome, signers)
+                    self._events.append(SettleEnded(self.settlement))
+                    return
+
+    def _check_claim(self, claim: SettleClaim) -> None:
+        try:
+            expected = canonical(self._outcome_at(claim.turn, claim.gone).to_wire())
+        except MalformedInput as error:
+            self._checked[claim.raw] = False
+            self._stop(Fault(claim.seat, "malformed", f"signed a settle, but {error.reason}", (claim.raw,)))
+            return
+        good = claim.log_hash == self._turn_hashes[claim.turn] and claim.outcome == expected
+        self._checked[claim.raw] = good
+        if not good:
+            reason = f"signed a settle at turn {claim.turn} with another log or other scores than the rules give"
+            self._stop(Fault(claim.seat, "violation", reason, (claim.raw,)))
+
+    def _complete(self, claim: SettleClaim) -> bool:
+        if not self._matches(claim, claim.gone):
+            return False
+        return all(
+            any(c.turn == claim.turn and self._matches(c, claim.gone) for c in self._claims.get(seat, []))
+            for seat in range(self.setup.players)
+            if seat != claim.gone
+        )
+
+    def _outcome_at(self, turn: int, gone: int) -> Outcome:
+        """The scores so far after `turn` turns of this replica's log, without `gone` among the winners."""
+        state = self._state_at(turn)
+        outcome = self.rules.outcome_so_far(state, gone)
+        if outcome is None:
+            raise MalformedInput(f"{self.rules.title} has no scores so far to end the game with")
+        return outcome
+
+    def _state_at(self, turn: int) -> Any:
+        state = self.rules.new_game(self.setup.players, self.setup.option_map)
+        for entry in self.log:
+            if entry.turn >= turn:
+                break
+            state = self.rules.apply(state, entry.seat, entry.action)
+        return state

@@ -762,6 +762,8 @@ def bots_to_resume(record: Json, setup: GameSetup) -> BotPeers | None:
     if not isinstance(record, dict) or not isinstance(record.get("folder"), str):
         return None
     folder = Path(str(record["folder"]))
+    if not _own_folder(folder):  # gone, or another's made since under the same name in a shared /tmp
+        return None
     seed = record.get("seed")
     bots = BotPeers(seed if isinstance(seed, int) else None, workdir=folder)
     seats = []
@@ -778,6 +780,13 @@ def bots_to_resume(record: Json, setup: GameSetup) -> BotPeers | None:
         return None
     bots.resume(seats)
     return bots
+
+
+def _own_folder(folder: Path) -> bool:
+    try:
+        return folder.is_dir() and not folder.is_symlink() and folder.stat().st_uid == os.getuid()
+    except OSError:
+        return False
 
 
 def store_name(setup: GameSetup, seat: int) -> str:

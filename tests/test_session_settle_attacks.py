@@ -30,6 +30,44 @@ def waiting_for_gone(seed: int, players: int = 3, gone: int = GONE, after_turn: 
     return net
 
 
+def last_turn_message(session: Session, seat: int) -> int:
+    turns = [bodies.turn_of(e.body) for e in session.chains[seat].accepted if e.kind in bodies.TURN_KINDS]
+    return max(turns, default=0)
+
+
+def test_a_remaining_seat_cannot_pull_the_table_back_to_a_turn_it_was_long_past() -> None:
+    """Seat 0 stops on seat 2's silence at turn 12+ but signs a settle at turn 1 (scores all but even, or
+    whenever it led); honest seat 1 must not follow it there: seat 0 itself played turns far past turn 1."""
+    net = waiting_for_gone(3)
+    cheat, honest = net.sessions[0], net.sessions[1]
+    cheat.give_up(GONE)
+    net.collect(0)
+    early = 1
+    net.emit_as(0, bodies.settle(GONE, early, cheat._turn_hashes[early], cheat._outcome_at(early, GONE).to_wire()))
+    net.run()
+    honest.give_up(GONE)
+    net.collect(1)
+    honest.settle()
+    net.collect(1)
+    net.run()
+    floor = min(last_turn_message(honest, seat) for seat in (0, 1))
+    assert floor > early
+    signed = [body_of(raw)["turn"] for raw in net.wire[1] if body_of(raw).get("type") == "settle"]
+    assert early not in signed, f"honest seat 1 signed turn {early}, below every seat's last move ({floor})"
+    assert honest.settlement is None or honest.settlement.turn >= floor
+
+
+def test_a_settle_signed_without_a_stop_naming_that_seat_is_its_signers_violation() -> None:
+    """A seat that is still playing signs a settle (at a turn it leads at) and plays on; the settle must not sit
+    waiting for the table to stop later and pull the others back to it."""
+    net = waiting_for_gone(3)
+    cheat, honest = net.sessions[0], net.sessions[1]
+    early = 2
+    net.emit_as(0, bodies.settle(GONE, early, cheat._turn_hashes[early], cheat._outcome_at(early, GONE).to_wire()))
+    net.run()
+    assert honest.fault is not None and honest.fault.seat == 0, honest.fault
+
+
 def test_a_resumed_peer_that_stopped_does_not_play_on_with_messages_that_came_after_its_stop() -> None:
     """Seat 0 gives up on seat 2, which then sends what was due after all: seat 0 (settling) stores it but
     plays no more turns. Resumed from its store, it must not play on either, nor send a turn message after its

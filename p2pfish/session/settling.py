@@ -74,7 +74,7 @@ class Settling(SessionCore):
         gone = self.settle_offer()
         if gone is None:
             raise MalformedInput("there is no gone seat to end the game without")
-        lowest = [c.turn for s, cs in self._claims.items() if s != self.seat for c in cs if self._matches(c, gone)]
+        lowest = [c.turn for s, cs in self._claims.items() if s != self.seat for c in cs if self._followable(c, gone)]
         self._sign(gone, min([self.turn, *lowest]))
         self._settle_check()
 
@@ -108,10 +108,35 @@ class Settling(SessionCore):
             reason = "signed settles naming different gone seats, or not each at an earlier turn"
             self._stop(Fault(claim.seat, "violation", reason, (earlier[-1].raw, claim.raw)))
             return
+        stop = self._own_stop if claim.seat == self.seat else self._stopped.get(claim.seat)
+        if stop is None or stop.body.get("kind") != "timeout" or stop.body.get("seat") != claim.gone:
+            reason = f"signed a settle without first stopping the game for seat {claim.gone}'s silence"
+            self._stop(Fault(claim.seat, "violation", reason, (claim.raw,)))
+            return
         earlier.append(claim)
 
     def _matches(self, claim: SettleClaim, gone: int) -> bool:
         return claim.gone == gone and self._checked.get(claim.raw, False)
+
+    def _followable(self, claim: SettleClaim, gone: int) -> bool:
+        """Whether this seat may sign a checked claim's turn: not below the last turn any remaining seat showed,
+        by a turn message it signed before its stop, that it had reached. No honest seat stops, so none signs,
+        below that turn; a seat that names one lower picks a past turn that suits it (when it led, say)."""
+        return self._matches(claim, gone) and claim.turn >= self._floor(gone)
+
+    def _floor(self, gone: int) -> int:
+        return min(self._last_turn_played(seat) for seat in range(self.setup.players) if seat != gone)
+
+    def _last_turn_played(self, seat: int) -> int:
+        """The highest turn of `seat`'s turn messages before its stop report, as this replica holds them."""
+        stop = self._own_stop if seat == self.seat else self._stopped.get(seat)
+        chain = self.chains[seat].accepted
+        turns = [
+            turn
+            for envelope in (chain if stop is None else chain[: stop.seq])
+            if envelope.kind in bodies.TURN_KINDS and type(turn := envelope.body.get("turn")) is int
+        ]
+        return max(turns, default=0)
 
     def _settle_check(self) -> None:
         """Check every claim this replica has reached the turn of; follow a lower turn this seat agreed to; end
@@ -124,7 +149,7 @@ class Settling(SessionCore):
                     self._check_claim(claim)
         mine = self._claims.get(self.seat) if self.seat is not None else None
         if mine and self.settle_offer() == mine[0].gone:
-            lowest = [c.turn for cs in self._claims.values() for c in cs if self._matches(c, mine[0].gone)]
+            lowest = [c.turn for cs in self._claims.values() for c in cs if self._followable(c, mine[0].gone)]
             self._sign(mine[0].gone, min([mine[-1].turn, *lowest]))
         for claims in self._claims.values():
             for claim in claims:

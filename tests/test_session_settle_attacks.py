@@ -6,6 +6,7 @@ from session_helpers import Net, author_of, body_of
 
 from p2pfish.session import bodies
 from p2pfish.session.session import Session
+from p2pfish.session.store import MemoryStore
 
 GONE = 2
 
@@ -66,6 +67,50 @@ def test_a_settle_signed_without_a_stop_naming_that_seat_is_its_signers_violatio
     net.emit_as(0, bodies.settle(GONE, early, cheat._turn_hashes[early], cheat._outcome_at(early, GONE).to_wire()))
     net.run()
     assert honest.fault is not None and honest.fault.seat == 0, honest.fault
+
+
+def lagging_replica_scenario() -> tuple[Net, Session]:
+    """Seats 0 and 1 stop on seat 2 at turn T (its move alone). Honest seat 1 signs T; seat 0 (the cheat) signs T
+    and then the last turn both had reached (T' < T, which an honest seat behind the others could have stopped at),
+    and the network hands seat 1 the second before the first: seat 1 takes both at once, follows T' and ends at T,
+    where the cheat ends too. A replica that has played only to a turn between (the gone seat's, coming back)
+    then gets every message."""
+    net = waiting_for_gone(3, alone=True)
+    cheat, honest = net.sessions[0], net.sessions[1]
+    for seat in (0, 1):
+        net.sessions[seat].give_up(GONE)
+        net.collect(seat)
+    net.run()
+    turn = honest.turn
+    lower = honest._floor(GONE)
+    assert lower < turn
+    honest.settle()
+    net.collect(1)
+    before = len(cheat.chains[0].accepted)
+    net.emit_as(0, bodies.settle(GONE, turn, cheat._turn_hashes[turn], cheat._outcome_at(turn, GONE).to_wire()))
+    net.emit_as(0, bodies.settle(GONE, lower, cheat._turn_hashes[lower], cheat._outcome_at(lower, GONE).to_wire()))
+    both = [e.raw for e in cheat.chains[0].accepted[before:]]
+    net.in_flight = [m for m in net.in_flight if m[2] not in both]
+    honest.receive(both[1], 0)
+    honest.receive(both[0], 0)
+    net.collect(1)
+    net.run()
+    return net, Session(net.setup, None, None, MemoryStore(), **net.session_options)
+
+
+def test_a_replica_behind_the_table_ends_at_the_same_turn_as_the_others() -> None:
+    net, behind = lagging_replica_scenario()
+    honest = net.sessions[1]
+    assert honest.settlement is not None and net.sessions[0].settlement == honest.settlement
+    lines = honest.transcript()[1:]
+    for raw in lines:
+        if author_of(raw) != GONE:
+            behind.receive(raw)
+    for raw in lines:
+        behind.receive(raw)
+        if behind.settlement is not None:
+            break
+    assert behind.settlement == honest.settlement, (behind.turn, behind.settlement, honest.settlement)
 
 
 def test_a_resumed_peer_that_stopped_does_not_play_on_with_messages_that_came_after_its_stop() -> None:

@@ -151,14 +151,25 @@ class Settling(SessionCore):
         if mine and self.settle_offer() == mine[0].gone:
             lowest = [c.turn for cs in self._claims.values() for c in cs if self._followable(c, mine[0].gone)]
             self._sign(mine[0].gone, min([mine[-1].turn, *lowest]))
-        for claims in self._claims.values():
-            for claim in claims:
-                if self._complete(claim):
-                    signers = tuple(s for s in range(self.setup.players) if s != claim.gone)
-                    outcome = self._outcome_at(claim.turn, claim.gone)
-                    self.settlement = Settlement(claim.gone, claim.turn, outcome, signers)
-                    self._events.append(SettleEnded(self.settlement))
-                    return
+        for gone in sorted({c.gone for cs in self._claims.values() for c in cs}):
+            turn = self._highest_signed_by_all(gone)
+            if turn is not None and self._complete(gone, turn):
+                signers = tuple(s for s in range(self.setup.players) if s != gone)
+                self.settlement = Settlement(gone, turn, self._outcome_at(turn, gone), signers)
+                self._events.append(SettleEnded(self.settlement))
+                return
+
+    def _highest_signed_by_all(self, gone: int) -> int | None:
+        """The highest turn every seat but `gone` has signed a settle at, checked or not. Each seat's settles come
+        in its chain at ever lower turns, so a replica holding any turn signed by all holds this one: ending only
+        here (once checked) ends every replica at one turn, also one that has not played that turn yet."""
+        turns = [
+            {c.turn for c in self._claims.get(seat, []) if c.gone == gone}
+            for seat in range(self.setup.players)
+            if seat != gone
+        ]
+        common = set.intersection(*turns) if turns else set()
+        return max(common, default=None)
 
     def _check_claim(self, claim: SettleClaim) -> None:
         try:
@@ -173,13 +184,11 @@ class Settling(SessionCore):
             reason = f"signed a settle at turn {claim.turn} with another log or other scores than the rules give"
             self._stop(Fault(claim.seat, "violation", reason, (claim.raw,)))
 
-    def _complete(self, claim: SettleClaim) -> bool:
-        if not self._matches(claim, claim.gone):
-            return False
+    def _complete(self, gone: int, turn: int) -> bool:
         return all(
-            any(c.turn == claim.turn and self._matches(c, claim.gone) for c in self._claims.get(seat, []))
+            any(c.turn == turn and self._matches(c, gone) for c in self._claims.get(seat, []))
             for seat in range(self.setup.players)
-            if seat != claim.gone
+            if seat != gone
         )
 
     def _outcome_at(self, turn: int, gone: int) -> Outcome:

@@ -5,6 +5,7 @@ its own stop, and a flood that keeps honest settles out."""
 from session_helpers import Net, author_of, body_of
 
 from p2pfish.session import bodies
+from p2pfish.session.core import MAX_WAITING
 from p2pfish.session.session import Session
 from p2pfish.session.store import MemoryStore
 
@@ -29,6 +30,13 @@ def waiting_for_gone(seed: int, players: int = 3, gone: int = GONE, after_turn: 
     net.in_flight = [m for m in net.in_flight if gone not in (m[1], author_of(m[2]))]
     net.run()
     return net
+
+
+def table_waiting_for(seed: int, players: int, gone: int) -> Net | None:
+    try:
+        return waiting_for_gone(seed, players, gone)
+    except AssertionError:
+        return None
 
 
 def last_turn_message(session: Session, seat: int) -> int:
@@ -142,6 +150,34 @@ def test_a_resumed_peer_that_stopped_does_not_play_on_with_messages_that_came_af
         assert resumed.settle_offer() == GONE
         return
     raise AssertionError("no game went that way")
+
+
+def test_one_seat_flooding_after_the_stop_does_not_keep_the_others_settles_out() -> None:
+    """4 seats, seat 3 gone. Seat 0 signs, then sends chat after chat: a replica that took them before another
+    honest seat's settle must still take that settle (the allowance after a stop is each author's own), or seat
+    1 ends the game and seat 2 never can."""
+    gone = 3
+    net = next(net for seed in range(20) if (net := table_waiting_for(seed, 4, gone)) is not None)
+    for seat in (0, 1, 2):
+        net.sessions[seat].give_up(gone)
+        net.collect(seat)
+    net.run()
+    cheat = net.sessions[0]
+    cheat.settle()
+    for _ in range(MAX_WAITING + 1):
+        cheat._emit(bodies.chat("x"))
+    flood = cheat.take_outbox()
+    for raw in flood:
+        net.sessions[2].receive(raw, 0)
+    net.sessions[1].receive(flood[0], 0)
+    for seat in (1, 2):
+        net.sessions[seat].settle()
+    net.in_flight.clear()
+    for seat in (1, 2):
+        net.collect(seat)
+    net.run()
+    first, second = net.sessions[1].settlement, net.sessions[2].settlement
+    assert first is not None and second == first, (first, second)
 
 
 def test_a_resumed_peer_keeps_the_settles_it_took_after_its_stop_and_ends_with_them() -> None:

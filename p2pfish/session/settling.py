@@ -48,7 +48,7 @@ class Settling(SessionCore):
     def _init_settling(self) -> None:
         self.settlement: Settlement | None = None
         self._claims: dict[int, list[SettleClaim]] = {}
-        self._accepted_at_stop: int | None = None
+        self._taken_at_stop: list[int] | None = None
         self._checked: dict[bytes, bool] = {}
         """By message: whether a claim's log hash and outcome match this replica's (once it reached the turn)."""
 
@@ -79,13 +79,16 @@ class Settling(SessionCore):
         self._settle_check()
 
     def _settling(self) -> bool:
-        """Whether a stopped session still takes messages: a settle may yet end its game. At most MAX_WAITING
-        more of them: the settles and what precedes them in their authors' chains, not a flood."""
-        if self.settlement is not None or self.finished or self.fault is None or self.fault.kind != "timeout":
-            return False
-        if self._accepted_at_stop is None:
-            self._accepted_at_stop = len(self.accepted)
-        return len(self.accepted) - self._accepted_at_stop < MAX_WAITING
+        """Whether a stopped session still takes messages: a settle may yet end its game."""
+        return not (self.settlement is not None or self.finished or self.fault is None or self.fault.kind != "timeout")
+
+    def _may_take_after_stop(self, seat: int) -> bool:
+        """At most MAX_WAITING more messages of each author once stopped: its settles and what precedes them in
+        its chain, not a flood — and each author's own allowance, so that one seat's flood cannot keep another
+        seat's settle out of some replicas only (they would end at different places)."""
+        if self._taken_at_stop is None:
+            self._taken_at_stop = self.have()
+        return self.chains[seat].next_seq - self._taken_at_stop[seat] < MAX_WAITING
 
     def _sign(self, gone: int, turn: int) -> None:
         assert self.seat is not None

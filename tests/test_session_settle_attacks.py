@@ -197,3 +197,23 @@ def test_a_resumed_peer_keeps_the_settles_it_took_after_its_stop_and_ends_with_t
     for raw in resumed.take_outbox():
         net.sessions[1].receive(raw, 0)
     assert net.sessions[1].settlement == resumed.settlement
+
+
+def test_a_replica_that_finished_the_game_does_not_blame_a_seat_that_stopped_at_the_end_and_settled() -> None:
+    """Seat 2's `end` reaches seat 0 only: seat 0 finishes; seat 1 gives up on seat 2 at the end turn, stops and
+    signs a settle there. Seat 0 takes both after its finish (it recorded no stop then): the game stays finished
+    and nobody is blamed."""
+    net = Net(3, 5)
+    net.quarantine = lambda seat, raw: seat == GONE and body_of(raw).get("type") == "end"
+    net.start()
+    net.run()
+    assert len(net.held) == 1 and GONE in net.sessions[1].waiting_for()
+    net.sessions[1].give_up(GONE)
+    net.collect(1)
+    net.sessions[1].settle()
+    net.collect(1)
+    finished = net.sessions[0]
+    finished.receive(net.held[0][1], GONE)
+    assert finished.finished
+    net.run()
+    assert finished.finished and finished.fault is None, finished.fault

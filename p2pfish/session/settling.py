@@ -100,7 +100,11 @@ class Settling(SessionCore):
 
     def _claim(self, envelope: Envelope) -> None:
         """A settle of `envelope.seat` (this seat's own included). One that names another gone seat than its
-        signer's earlier settles, or no earlier turn, is a violation of its signer."""
+        signer's earlier settles, or no earlier turn, or that no stop of its signer naming that seat for its
+        silence precedes, is a violation of its signer. A game that finished here
+        ignores them: a seat may have stopped waiting for an `end` that reached this replica only."""
+        if self.finished:
+            return
         try:
             claim = read_claim(envelope, self.setup.players)
         except MalformedInput as error:

@@ -1,7 +1,9 @@
 """Attacks on the early end (PROTOCOL §10.8): a remaining seat that picks the turn the table ends at, a settle
 signed without a stop, a replica that ends at another turn than the others, a resumed peer that plays on after
-its own stop, and a flood that keeps honest settles out."""
+its own stop, a flood that keeps honest settles out, a finished replica that blamed an honest settle — and, as
+an expected failure (a design question), a two-seat game won by naming the other seat gone."""
 
+import pytest
 from session_helpers import Net, author_of, body_of
 
 from p2pfish.session import bodies
@@ -217,3 +219,20 @@ def test_a_replica_that_finished_the_game_does_not_blame_a_seat_that_stopped_at_
     assert finished.finished
     net.run()
     assert finished.finished and finished.fault is None, finished.fault
+
+
+@pytest.mark.xfail(strict=True, reason="design (PROTOCOL §10.8, THREATS): at two seats an early end is one seat's word")
+def test_at_two_seats_a_player_cannot_end_the_game_as_its_winner_by_naming_the_other_gone() -> None:
+    """Two seats; seat 0 is right there (the game waits for seat 1, not for it). Seat 1 stops naming seat 0 for a
+    silence that never was and signs a settle: the remaining seat is the only one that can win, so seat 1 wins, at
+    seat 0's own replica too, and `verify` of either transcript says ENDED EARLY. Before §10.8 a losing player
+    could only walk away with no result; now walking away with a word is a verifiable win."""
+    net = Net(2, 4)
+    net.start()
+    net.run(until=lambda n: n.sessions[0].turn >= 10 and n.sessions[0].waiting_for() == (1,))
+    quitter, victim = net.sessions[1], net.sessions[0]
+    net.emit_as(1, bodies.stop(0, "timeout", "sent nothing for 60 s while its move was due: dropped", ()))
+    turn = quitter.turn
+    net.emit_as(1, bodies.settle(0, turn, quitter._turn_hashes[turn], quitter._outcome_at(turn, 0).to_wire()))
+    net.run()
+    assert victim.settlement is None, f"seat 0, never silent, was ended early as the loser: {victim.settlement}"

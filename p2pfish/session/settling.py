@@ -3,9 +3,12 @@ the gone seat, a turn, the log hash after that turn and the scores so far there;
 one has signed the same turn, the game ends there with those scores, which any replica (and `verify`) checks
 against its own log.
 
-A seat may sign several settles, all naming one gone seat, each at an earlier turn than the one before: a
-peer whose game stopped later than another's follows it down to the earliest turn any signer stopped at, the
-only turn every remaining seat can sign, so all replicas reach the same end whatever order settles arrive in.
+A seat signs only after its own stop naming the gone seat for its silence. It may sign several settles, all
+naming that seat, each at an earlier turn than the one before: a peer whose game stopped later than another's
+follows it down, but never below the last turn every remaining seat had played before its stop. The game ends
+at the highest turn every remaining seat signed, which is the same at every replica whatever order settles
+arrive in (each seat's settles come in its chain at ever lower turns). At two seats an early end is one
+seat's word, so it names no winner.
 """
 
 from dataclasses import dataclass
@@ -204,6 +207,8 @@ class Settling(SessionCore):
         outcome = self.rules.outcome_so_far(state, gone)
         if outcome is None:
             raise MalformedInput(f"{self.rules.title} has no scores so far to end the game with")
+        if self.setup.players == 2:
+            return Outcome(outcome.scores, ())
         return outcome
 
     def _state_at(self, turn: int) -> Any:

@@ -110,6 +110,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for seat, points in enumerate(ended.outcome.scores):
             mark = "  winner" if seat in ended.outcome.winners else ""
             print(f"  seat {seat} {names[seat]:<16} {points:>4} points{mark}")
+        if not ended.outcome.winners:
+            print("  no winner: at two seats an early end is one seat's word")
         return 0
     if result.outcome is None:
         waiting = ", ".join(f"seat {s} ({names[s]})" for s in result.waiting_for)

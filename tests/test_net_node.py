@@ -431,3 +431,41 @@ def test_a_store_failure_during_a_heartbeat_stops_the_game_without_escaping_the_
     node._guarded(node.beat)
     fault = node.session.fault
     assert fault is not None and node._over(), fault
+
+
+def test_a_peer_waiting_for_the_others_settles_does_not_tell_them_it_stopped() -> None:
+    """A peer whose game stopped for a seat's silence still takes the others' settles (PROTOCOL §10.8): were its
+    heartbeat to say it stopped, a peer that has just ended the game early would count it done, close at once and
+    could drop its own last settle on the way there — one ending early, the other never."""
+    clock, events = [0.0], list[object]()
+    node = node_at(clock, events)
+    joined(node)
+    clock[0] = 3.5
+    node.beat()
+    assert node.session.settle_offer() == 1
+    mesh = node.mesh
+    assert isinstance(mesh, RecordingTransport)
+
+    def stopped_said() -> list[bool]:
+        beats = [json.loads(frames[1]) for _, frames in mesh.sent if frames[0] == HEARTBEAT]
+        return [beat.get("stopped") is True for beat in beats]
+
+    async def wait_a_while() -> list[bool]:
+        async def receive_nothing() -> None:
+            await asyncio.Event().wait()
+
+        receiver = asyncio.ensure_future(receive_nothing())
+        waiting = asyncio.ensure_future(node._wait_for_settlement(receiver))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        said = stopped_said()
+        node.stop_settling()
+        await waiting
+        receiver.cancel()
+        return said
+
+    mesh.sent.clear()
+    said = asyncio.run(wait_a_while())
+    assert said and not any(said), said
+    node.beat()
+    assert stopped_said()[-1], "once the wait is over the heartbeat says stopped again"

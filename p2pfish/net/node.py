@@ -198,6 +198,8 @@ class PeerNode:
         """Seats whose heartbeat says their game stopped: they take no more messages, so none is owed them."""
         self._settling = True
         """Whether a stopped game still waits for an early end (`stop_settling`)."""
+        self._awaiting_settles = False
+        """Whether this peer is in that wait: it still takes messages, so its heartbeat does not say stopped."""
         self._woken = asyncio.Event()
         """Set when the game is over and something happened (a frame, a move, a leave): the run looks again."""
 
@@ -238,11 +240,15 @@ class PeerNode:
             self.settle()
         until = self.clock() + self.timers.settle_wait_s
         next_beat = self.clock()
-        while self.session.settlement is None and self.clock() < until and not self._leaving and self._settling:
-            if self.clock() >= next_beat:
-                self._guarded(self._beat)
-                next_beat = self.clock() + self.timers.heartbeat_s
-            await self._pause(receiver, min(next_beat, until) - self.clock())
+        self._awaiting_settles = True
+        try:
+            while self.session.settlement is None and self.clock() < until and not self._leaving and self._settling:
+                if self.clock() >= next_beat:
+                    self._guarded(self._beat)
+                    next_beat = self.clock() + self.timers.heartbeat_s
+                await self._pause(receiver, min(next_beat, until) - self.clock())
+        finally:
+            self._awaiting_settles = False
 
     def stop_settling(self) -> None:
         """Stop waiting for an early end (this seat's person left the end screen)."""
@@ -647,8 +653,10 @@ class PeerNode:
     def _beat(self) -> None:
         now = self.clock()
         extra: dict[str, object] = {"session": self.session.session_id.hex()}
-        if self.session.fault is not None:
-            extra["stopped"] = True  # it takes no more messages: nobody need linger for it to catch up
+        if self.session.fault is not None and not self._awaiting_settles:
+            # it takes no more messages: nobody need linger for it to catch up (while it waits for the others'
+            # settles it does: a peer that ended early must not close on it before its last settle got there)
+            extra["stopped"] = True
         self._broadcast([HEARTBEAT, heads.encode(heads.heads_of(self.session), **extra)])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)

@@ -273,6 +273,8 @@ class SessionCore:
         chain = self.chains[envelope.seat]
         if envelope.seq < chain.next_seq and chain.accepted[envelope.seq].hash == envelope.hash:
             return
+        if self.fault is not None and not self._restoring and not self._may_take_after_stop(envelope.seat):
+            return
         if not envelope.signature_valid(self.setup.roster[envelope.seat]):
             reason = f"a message signed as seat {envelope.seat} has a bad signature (forged)"
             self._link_fault(Fault(via, "violation", reason, (raw,)))
@@ -334,6 +336,10 @@ class SessionCore:
 
     def _claim(self, envelope: Envelope) -> None:
         """A settle (session/settling.py)."""
+
+    def _may_take_after_stop(self, seat: int) -> bool:
+        """Whether a stopped session still takes a message of `seat` (session/settling.py)."""
+        return True
 
     def _link_fault(self, fault: Fault) -> None:
         """A message no seat's signature vouches for is blamed on the link it came by. Evidence in another

@@ -105,9 +105,14 @@ class Session(RandomTurns, DeckTurns, Settling):
         it then goes on where it stopped."""
         setup, seat = stored_setup(store)
         session = cls(setup, seat, signer, store, rules=rules, **options)
+        messages = store.load_messages()
+        after_stop: list[bytes] = []
         session._restoring = True
-        for raw in store.load_messages():
+        for index, raw in enumerate(messages):
             session._ingest(raw, via=None)
+            if session._own_stop is not None:
+                after_stop = messages[index + 1 :]
+                break
         session._restoring = False
         session._advance()
         if session.fault is None and session._own_stop is not None:
@@ -116,7 +121,20 @@ class Session(RandomTurns, DeckTurns, Settling):
             blamed = body.get("seat")
             seat = blamed if type(blamed) is int and 0 <= blamed < session.setup.players else None
             session._stop(Fault(seat, str(body.get("kind")), reason, (session._own_stop.raw,)), tell_others=False)
+        session._restore_after_stop(after_stop)
         return session
+
+    def _restore_after_stop(self, messages: list[bytes]) -> None:
+        """What a peer stopped for a seat's silence took while it waited for settles (§10.8): taken again as it
+        was then, into the chains only — the turns stay where the stop left them, as they did before the
+        restart (played on, they could have this seat send a turn message after its own stop)."""
+        if not messages or not self._settling():
+            return
+        self._restoring = True
+        for raw in messages:
+            self._ingest(raw, via=None)
+        self._restoring = False
+        self._settle_check()
 
     def start(self) -> None:
         """Send what the first turn needs from this seat (a new game's first random contribution)."""

@@ -126,12 +126,16 @@ class _RosterKeys:
     def __init__(self, keys: dict[bytes, int]) -> None:
         self.keys = keys
         self.known = asyncio.Event()
+        self.closed = False
 
     async def callback(self, domain: str, key: bytes) -> bool:
-        try:
-            await asyncio.wait_for(self.known.wait(), HANDSHAKE_S)
-        except TimeoutError:
-            return False
+        if not self.known.is_set():
+            try:
+                await asyncio.wait_for(self.known.wait(), HANDSHAKE_S)
+            except TimeoutError:
+                return False
+        if self.closed:  # the mesh closed meanwhile: its authenticator has no socket left to answer on
+            raise asyncio.CancelledError
         return key in self.keys
 
 
@@ -240,4 +244,5 @@ class Mesh:
         if self._cap is not None:
             self._cap.close()
         self._router.close(linger=0)
+        self._roster_keys.closed = True
         self._auth.stop()

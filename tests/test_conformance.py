@@ -312,12 +312,12 @@ def test_every_board_fits_66_by_15_and_ascii_mode_is_ascii(game: Game) -> None:
             choices: tuple[Action | None, ...] = (None, *moment.legal) if seat == moment.seat else (None,)
             for selected in choices:
                 for ascii_only in (False, True):
-                    drawn = kit.board(view, each.names, selected, ascii_only)
+                    drawn = kit.board(view, each.names, selected, ascii_only, 66)
                     assert_fits(drawn, HEIGHT)
                     assert text(drawn).isascii() or not ascii_only, text(drawn)
     for each in recorded(game.id).games():
         for view in each.final:
             for ascii_only in (False, True):
-                drawn = kit.board(view, each.names, None, ascii_only)
+                drawn = kit.board(view, each.names, None, ascii_only, 66)
                 assert_fits(drawn, HEIGHT)
                 assert text(drawn).isascii() or not ascii_only

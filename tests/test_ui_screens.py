@@ -117,7 +117,7 @@ def test_the_final_scores_give_full_names(game: str) -> None:
     rules = get_rules(game)
     bots = [make_bot("greedy", game, random.Random(seat)) for seat in range(len(NAMES))]
     _, state = play_game(rules, len(NAMES), {}, bots, random.Random(1))
-    scores = text(kit_for(game).scores(rules.view(state, 0, {}), NAMES, (0,)))
+    scores = text(kit_for(game).scores(rules.view(state, 0, {}), NAMES, (0,), 66))
     for name in NAMES:
         assert name in scores, (name, scores)
 

@@ -82,7 +82,7 @@ def test_fishnstones_names_another_seats_cat_by_its_spots_and_what_a_fisher_took
 def test_fishnstones_is_drawn_from_each_seats_own_shore(players: int, seat: int, far: str, labels: str) -> None:
     rules = get_rules("fishnstones")
     view = rules.view(rules.new_game(players, {}), seat, {})
-    rows = text(FISHNSTONES.board(view, NAMES[:players], None, True)).split("\n")
+    rows = text(FISHNSTONES.board(view, NAMES[:players], None, True, 66)).split("\n")
     assert far in rows[0]
     assert rows[1].split() == labels.split()
     assert any(NAMES[seat] + " (you)" in row for row in rows[-3:])

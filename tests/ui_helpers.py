@@ -195,12 +195,12 @@ def assert_start_and_end_boards(
     Returns the final board of seat 2 and its view."""
     names = each.names[:3]
     view = rules.view(rules.new_game(3, {}), 1, {})
-    drawn = text(kit.board(view, names, None, True))
+    drawn = text(kit.board(view, names, None, True, WIDTH))
     assert f"Drawing the first {role}" in drawn and f" {mark} " not in drawn
-    assert f"first {role}" in text(kit.status(view, names))
+    assert f"first {role}" in text(kit.status(view, names, WIDTH))
     final: Any = each.final[2]
     assert final.phase == "over"
-    drawn = text(kit.board(final, each.names, None, False))
+    drawn = text(kit.board(final, each.names, None, False, WIDTH))
     assert drawn.startswith(f"Game over after {final.rounds} rounds")
     best = max(each.outcome.scores)
     leaders = ", ".join(each.names[seat] for seat in each.outcome.winners)

@@ -1,6 +1,6 @@
 """A game's terminal kit (p2pfish/ui/kit.py's GameUi), made the same way for every game from the modules of its
-folder: screen.py (board, status, scores), commands.py (describe, parse, words, VERBS, HELP) and words.py
-(narrate).
+folder: screen.py (board, status, scores, each drawn in the width it is given), commands.py (describe, parse,
+words, VERBS, HELP) and words.py (narrate).
 Each module is checked against what the app calls of it (the protocols below), by mypy, at its kit.py."""
 
 from collections.abc import Callable, Sequence
@@ -14,12 +14,14 @@ from p2pfish.ui.kit import GameUi
 
 class Screen(Protocol):
     def board(
-        self, view: Any, names: tuple[str, ...], selected: Action | None, ascii_only: bool, /
+        self, view: Any, names: tuple[str, ...], selected: Action | None, ascii_only: bool, width: int, /
     ) -> StyleAndTextTuples: ...
 
-    def status(self, view: Any, names: tuple[str, ...], /) -> StyleAndTextTuples: ...
+    def status(self, view: Any, names: tuple[str, ...], width: int, /) -> StyleAndTextTuples: ...
 
-    def scores(self, view: Any, names: tuple[str, ...], winners: tuple[int, ...], /) -> StyleAndTextTuples: ...
+    def scores(
+        self, view: Any, names: tuple[str, ...], winners: tuple[int, ...], width: int, /
+    ) -> StyleAndTextTuples: ...
 
 
 class Commands(Protocol):

@@ -30,7 +30,7 @@ from p2pfish.core.actions import Action
 from p2pfish.core.player import Decision
 from p2pfish.core.text import printable
 from p2pfish.ui.kit import GameUi
-from p2pfish.ui.layout import Plan, plain_parts, plan, wrapped
+from p2pfish.ui.layout import Plan, panel_columns, plain_parts, plan, wrapped
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 CHOICE_COLUMNS = 3
@@ -639,7 +639,7 @@ class GameApp:
             return [("class:dim", "Connecting...")]
         snapshot = self.snapshot
         selected = snapshot.legal[self._selected(snapshot.legal)] if snapshot.legal else None
-        return self._game_kit.board(snapshot.view, snapshot.names, selected, self.ascii_only)
+        return self._game_kit.board(snapshot.view, snapshot.names, selected, self.ascii_only, self._panel_width())
 
     def _lobby(self, lobby: Lobby) -> StyleAndTextTuples:
         seats = f"{len(lobby.players)}/{lobby.wanted}" if lobby.wanted else str(len(lobby.players))
@@ -672,9 +672,13 @@ class GameApp:
             return [*scores_so_far(snapshot.names, self.model.scores_so_far, self.model.winners),
                     ("class:turn", self.model.audit)]  # fmt: skip
         if self.model.winners is not None:
-            scores = self._game_kit.scores(snapshot.view, snapshot.names, self.model.winners)
+            scores = self._game_kit.scores(snapshot.view, snapshot.names, self.model.winners, self._panel_width())
             return [*scores, ("class:turn", self.model.audit)]
-        return self._game_kit.status(snapshot.view, snapshot.names)
+        return self._game_kit.status(snapshot.view, snapshot.names, self._panel_width())
+
+    def _panel_width(self) -> int:
+        """The columns the board and the status are drawn in: their panel's (the terminal's, read at each frame)."""
+        return panel_columns(self.app.output.get_size().columns)
 
     def _log_title(self) -> StyleAndTextTuples:
         return [("", " What happened")]

@@ -10,19 +10,33 @@ from p2pfish.core.actions import Action, Chance
 Line = list[tuple[str, str]]
 
 
-def fit(parts: Line, width: int) -> Line:
-    """Cut or pad a line to exactly `width` characters."""
+def fit(parts: Line, width: int, cut: str = "\u2026") -> Line:
+    """A line padded to exactly `width` characters, or cut to it between words: a line too long keeps the
+    words that fit and ends in `cut` (a word longer than half the width is cut inside)."""
+    length = sum(len(text) for _, text in parts)
+    if length > width:
+        flat = "".join(text for _, text in parts)
+        keep = width - len(cut)
+        space = flat.rfind(" ", 0, keep + 1)
+        end = len(flat[:space].rstrip()) if space > width // 2 else keep
+        return fit([*_first(parts, end), ("class:dim", cut)] if end > 0 else _first(parts, width), width, cut)
+    return [*parts, ("", " " * (width - length))] if length < width else list(parts)
+
+
+def _first(parts: Line, count: int) -> Line:
+    """The first `count` characters of a line, styles kept."""
     out: Line = []
-    used = 0
     for style, text in parts:
-        if used >= width:
+        if count <= 0:
             break
-        cut = text[: width - used]
-        out.append((style, cut))
-        used += len(cut)
-    if used < width:
-        out.append(("", " " * (width - used)))
+        out.append((style, text[:count]))
+        count -= len(text[:count])
     return out
+
+
+def clip(text: str, width: int, cut: str = "~") -> str:
+    """`text` whole if it fits in `width` characters, else cut between words and ended with `cut`."""
+    return "".join(part for _, part in fit([("", text)], width, cut)).rstrip() if len(text) > width else text
 
 
 def trimmed(line: Line, keep: str | None = None) -> Line:
@@ -38,13 +52,14 @@ def trimmed(line: Line, keep: str | None = None) -> Line:
     return parts
 
 
-def as_text(rows: Sequence[Line], width: int, height: int) -> StyleAndTextTuples:
-    """At most `height` rows, each fitted to `width` and trimmed, one below the other."""
+def as_text(rows: Sequence[Line], width: int, height: int, cut: str = "\u2026") -> StyleAndTextTuples:
+    """At most `height` rows, each fitted to `width` (a longer one cut between words, ending in `cut`) and
+    trimmed, one below the other."""
     out: StyleAndTextTuples = []
     for index, row in enumerate(rows[:height]):
         if index:
             out.append(("", "\n"))
-        out.extend(trimmed(fit(row, width)))
+        out.extend(trimmed(fit(row, width, cut)))
     return out
 
 
@@ -71,28 +86,73 @@ def drawn_seat(action: Action, players: int) -> int | None:
 
 
 def short_names(names: tuple[str, ...], players: int, width: int, cut: str = "~") -> tuple[str, ...]:
-    """Every seat's name in at most `width` characters, still telling the players apart: a long name
-    keeps its start and, after `cut`, as much of its end as it takes, at least a number it ends with
-    ("greedy b~3" for "greedy bot 3", "Fernan" for "Fernando" in 6)."""
+    """Every seat's name in at most `width` characters, still telling the players apart. A name that fits
+    is shown whole; a longer one keeps its start, its whole words if they fill half the width, and ends in
+    `cut` ("Fernan~" for "Fernando" in 7, "Anna Maria~" for "Anna Maria Lopez" in 12); when
+    that would show two names alike, each of those keeps after `cut` as much of its end as it takes to
+    tell them apart, whole words first ("Bart~First", "Bar~Second"); a name ending in a number always keeps
+    it ("greedy b~3" for "greedy bot 3" in 10); failing all that, "#seat" ends it."""
     full = [name_of(names, seat) for seat in range(players)]
 
     def shorten(name: str, tail: int) -> str:
         if len(name) <= width:
             return name
         tail = max(tail, len(name) - len(name.rstrip("0123456789")))
-        if tail == 0 or tail > width - len(cut) - 1:
+        if tail == 0:
+            start = name[: max(1, width - len(cut))]
+            space = len(start) if name[len(start)] == " " else start.rfind(" ")
+            return (start[:space] if space >= width // 2 else start).rstrip() + cut
+        if tail > width - len(cut) - 1:
             return name[:width]
         return name[: width - len(cut) - tail].rstrip() + cut + name[-tail:]
 
-    for tail in range(width - len(cut)):
-        shown = [shorten(name, tail) for name in full]
-        if len(set(shown)) == players:
-            return tuple(shown)
-    cut_short = [shorten(name, 0) for name in full]
+    def tails(name: str) -> list[int]:
+        """The ends a name may keep, shortest first: its last word, its last two words..., then any length."""
+        words = [len(name) - index - 1 for index, char in enumerate(name) if char == " "][::-1]
+        room = width - len(cut) - 1
+        return [tail for tail in words if tail <= room] + list(range(1, room + 1))
+
+    step = [0] * players
+    shown = [shorten(name, 0) for name in full]
+    while alike := [seat for seat in range(players) if shown.count(shown[seat]) > 1 and len(full[seat]) > width]:
+        ends = [tails(full[seat]) for seat in alike]
+        if any(step[seat] >= len(end) for seat, end in zip(alike, ends, strict=True)):
+            break
+        for seat, end in zip(alike, ends, strict=True):
+            shown[seat] = shorten(full[seat], end[step[seat]])
+            step[seat] += 1
+    if len(set(shown)) == players:
+        return tuple(shown)
+    cut_short = [name[:width] for name in full]
     return tuple(
         name if cut_short.count(name) == 1 else name[: max(1, width - len(str(seat)) - 1)] + f"#{seat}"
         for seat, name in enumerate(cut_short)
     )
+
+
+def names_room(names: tuple[str, ...], players: int, least: int, most: int) -> int:
+    """The width of a column of names: the longest name's, but at least `least` and at most `most`."""
+    return max(least, min(most, max((len(name_of(names, seat)) for seat in range(players)), default=least)))
+
+
+def tie_text(names: tuple[str, ...], scores: Sequence[int], winners: Sequence[int], broken: str) -> str:
+    """How the tie-break decided this game: empty without a tie for first place, else the seats tied on
+    the most points and what `broken` says of them ("they share the victory", "Ann wins with ...")."""
+    best = max(scores)
+    tied = [seat for seat, points in enumerate(scores) if points == best]
+    if len(tied) < 2:
+        return ""
+    who = ", ".join(name_of(names, seat) for seat in tied[:-1]) + " and " + name_of(names, tied[-1])
+    return f"{who} tie on {best} points: {broken}."
+
+
+def tie_rows(rule: str, tie: str, width: int) -> StyleAndTextTuples:
+    """The last rows of a recap: the tie-break `rule`, then how it decided this game (`tie_text`), if
+    there was a tie, each clipped to `width`."""
+    out: StyleAndTextTuples = [("class:dim", "\n" + clip(rule, width))]
+    if tie:
+        out.append(("class:turn", "\n" + clip(tie, width)))
+    return [*out, ("", "\n")]
 
 
 def score_grid(
@@ -106,7 +166,7 @@ def score_grid(
 ) -> Line:
     """A small table in `width` columns: a name per column, then one row per (label, values by seat);
     the column of `seat` stands out."""
-    column = max(4, min(12, (width - label) // players))
+    column = max(4, min(names_room(names, players, 11, 40) + 1, (width - label) // players))
     out: Line = [("class:dim", " " * label)]
     shown = short_names(names, players, column - 1)
     for other in range(players):

@@ -13,9 +13,11 @@ from p2pfish.core.actions import Action
 @dataclass(frozen=True)
 class GameUi:
     title: str
-    board: Callable[[Any, tuple[str, ...], Action | None, bool], StyleAndTextTuples]
-    status: Callable[[Any, tuple[str, ...]], StyleAndTextTuples]
-    scores: Callable[[Any, tuple[str, ...], tuple[int, ...]], StyleAndTextTuples]
+    board: Callable[[Any, tuple[str, ...], Action | None, bool, int], StyleAndTextTuples]
+    """The board of a view: the names, the move picked, ASCII only, and the width it is drawn in."""
+    status: Callable[[Any, tuple[str, ...], int], StyleAndTextTuples]
+    scores: Callable[[Any, tuple[str, ...], tuple[int, ...], int], StyleAndTextTuples]
+    """The final scores: the names, the winners, the width; the recap that stays on the end screen."""
     describe: Callable[[Action, Any, tuple[str, ...]], str]
     parse: Callable[[str, Any, Sequence[Action], tuple[str, ...]], Action | str]
     words: list[str]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 BOARD_COLUMNS = 66
-"""The width every game's board is drawn in."""
+"""The narrowest left panel beside the log (a board is drawn in the width of its panel)."""
 WIDE_FROM = 110
 """From this many columns the log stands beside the board (at least 44 columns wide); below, under it."""
 FIXED_ROWS = 4
@@ -53,9 +53,16 @@ def plan(columns: int, rows: int, *, board: int, status: int, moves: int, status
         board_rows = min(board, middle - 1)
         status_rows = min(status, max(0, (middle - board_rows) // 2))
     if wide:
-        left = max(BOARD_COLUMNS, min(columns - 44, columns * 11 // 20))
-        return Plan(True, left, board_rows, middle - board_rows, middle, shown_moves)
+        return Plan(True, panel_columns(columns), board_rows, middle - board_rows, middle, shown_moves)
     return Plan(False, columns, board_rows, status_rows, middle - board_rows - status_rows, shown_moves)
+
+
+def panel_columns(columns: int) -> int:
+    """The width of the board and status in a terminal of `columns`: all of it when the log stands
+    under them, else what the log (at least 44 columns) leaves, a little over half."""
+    if columns < WIDE_FROM:
+        return columns
+    return max(BOARD_COLUMNS, min(columns - 44, columns * 11 // 20))
 
 
 def wrapped(text: str, width: int) -> list[str]:

@@ -27,6 +27,7 @@ passes `ascii_only` to the board alone.
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -51,17 +52,30 @@ from p2pfish.games.fishfish.rules import (
     fisherman_of,
 )
 from p2pfish.games.fishfish.words import kind_text, tiles_text
-from p2pfish.ui.drawing import Line, as_text, fit, name_of, round_head, score_grid, short_names
+from p2pfish.ui.drawing import (
+    Line,
+    as_text,
+    clip,
+    fit,
+    name_of,
+    names_room,
+    round_head,
+    score_grid,
+    short_names,
+    tie_rows,
+    tie_text,
+)
 
 WIDTH, HEIGHT = 66, 15
-"""The board area of the app."""
+"""The narrowest board (the app draws it in the width of its panel), and its most rows."""
 NAME = 10
-"""A name in the table (a longer one is shortened, see short_names)."""
+"""A name in the table at least (a longer one is shortened only when the width forces it, see
+drawing.short_names)."""
 HEADLINE_NAME = 16
 BUTIN = len(BUTIN_SLOTS) * 2 - 1
 """The Butin board's slots, "1 · 2 ·"."""
-LEFT = 2 + 2 + NAME + 1 + TILES_PER_FISH + 1 + BUTIN + 1 + 3 + 1
-"""The left part of the table: turn mark, order, name, hand, Butin board, points (and a space)."""
+FIXED = 2 + 2 + 1 + TILES_PER_FISH + 1 + BUTIN + 1 + 3 + 1
+"""The left part of the table but the name: turn mark, order, hand, Butin board, points (and a space)."""
 CELL = 6
 """One line on the water, in each row of the table."""
 KIND_TOKENS = {PRISE: "PRISE", BREDOUILLE: "BRED."}
@@ -69,7 +83,7 @@ KIND_TOKENS = {PRISE: "PRISE", BREDOUILLE: "BRED."}
 PREVIEW_TOKENS = {PRISE: "prise", BREDOUILLE: "bred."}
 """The Fisherman's own card under the line as the selected move would lay it (his screen alone)."""
 STATUS_WIDTH = 65
-"""A status row that wraps costs a row: keep them shorter than the 66 columns."""
+"""The narrowest status."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,21 @@ class Glyphs:
 
 UNICODE = Glyphs("▶", "●", "○", "·", "▒▒▒", "(▒)", "…", "│", " · ", "↻ ", "↺ ", "Pêche", "…")
 ASCII = Glyphs(">", "o", ".", ".", "###", "(#)", "...", "|", " - ", "", "", "Peche", "~")
+
+
+class Table(NamedTuple):
+    """The table's left part in a board `width` wide: the names as shown, the name column's width and
+    the whole left part's (the lines on the water take the rest)."""
+
+    names: tuple[str, ...]
+    name: int
+    left: int
+
+
+def table_of(view: View, names: tuple[str, ...], width: int, cut: str) -> Table:
+    """Full names when the width allows, shortened otherwise."""
+    name = names_room(names, view.players, NAME, max(NAME, width - FIXED - 1 - LINES * CELL))
+    return Table(short_names(names, view.players, name, cut), name, FIXED + name)
 
 
 # --- who is who ----------------------------------------------------------------------------------
@@ -164,7 +193,7 @@ def _cell(style: str, text: str) -> Line:
 # --- the parts of the board ----------------------------------------------------------------------
 
 
-def _headline(view: View, names: tuple[str, ...], glyphs: Glyphs) -> Line:
+def _headline(view: View, names: tuple[str, ...], glyphs: Glyphs, width: int) -> Line:
     if view.phase == START:
         return [("class:title", "Fish Fish"), ("", f"{glyphs.dot}each player is the Fisherman in turn")]
     if view.phase == OVER:
@@ -173,17 +202,18 @@ def _headline(view: View, names: tuple[str, ...], glyphs: Glyphs) -> Line:
     return [
         ("class:title", f"Round {view.round} of {view.rounds}"),
         ("", f"{glyphs.dot}Fisherman "),
-        ("class:title", short_names(names, view.players, HEADLINE_NAME, glyphs.cut)[view.fisherman]),
+        ("class:title", short_names(names, view.players, max(HEADLINE_NAME, width - 50), glyphs.cut)[view.fisherman]),
         ("", f"{glyphs.dot}bets {arrow}{'clockwise' if view.clockwise else 'anticlockwise'}"),
     ]
 
 
-def _turn_line(view: View, names: tuple[str, ...], glyphs: Glyphs) -> Line:
+def _turn_line(view: View, names: tuple[str, ...], glyphs: Glyphs, width: int) -> Line:
     if view.phase == OVER:
         best = max(view.totals)
         leaders = [name_of(names, seat) for seat, points in enumerate(view.totals) if points == best]
         return [("class:turn", f"Highest total, {best} points: {', '.join(leaders)}")]
-    return [("class:turn" if playing(view) else "class:dim", turn_text(view, names, glyphs.peche))]
+    shown = short_names(names, view.players, max(HEADLINE_NAME, width - 46), glyphs.cut)
+    return [("class:turn" if playing(view) else "class:dim", turn_text(view, shown, glyphs.peche))]
 
 
 def _card_cell(view: View, index: int, selected: Action | None, glyphs: Glyphs) -> Line:
@@ -253,7 +283,7 @@ def _holdings(view: View, seat: int, glyphs: Glyphs) -> Line:
     return fit(out, span)
 
 
-def _player_row(view: View, names: tuple[str, ...], seat: int, selected: Action | None, glyphs: Glyphs) -> Line:
+def _player_row(view: View, table: Table, seat: int, selected: Action | None, glyphs: Glyphs) -> Line:
     me = seat == view.seat
     mark = ("class:turn", glyphs.turn) if seat in view.to_act else ("", " ")
     role = "F" if seat == view.fisherman else str(view.order.index(seat) + 1)
@@ -264,7 +294,7 @@ def _player_row(view: View, names: tuple[str, ...], seat: int, selected: Action 
         ("", " "),
         ("class:title" if seat == view.fisherman else "class:dim", role),
         ("", " "),
-        ("class:title" if me else "", short_names(names, view.players, NAME, glyphs.cut)[seat].ljust(NAME)),
+        ("class:title" if me else "", table.names[seat].ljust(table.name)),
         ("", " "),
         *_holdings(view, seat, glyphs),
         ("", " "),
@@ -273,25 +303,25 @@ def _player_row(view: View, names: tuple[str, ...], seat: int, selected: Action 
     right: Line = [("", glyphs.sep)]
     for index in range(LINES):
         right += _bet_cell(view, seat, index, selected, glyphs)
-    return [*fit(left, LEFT), *right]
+    return [*fit(left, table.left), *right]
 
 
-def _labelled(left: str, label: str) -> Line:
-    return [("class:dim", left.ljust(LEFT - 1 - len(label))), ("class:dim", label), ("", " ")]
+def _labelled(left: str, label: str, table: Table) -> Line:
+    return [("class:dim", left.ljust(table.left - 1 - len(label))), ("class:dim", label), ("", " ")]
 
 
-def _table_heads(view: View, selected: Action | None, glyphs: Glyphs) -> list[Line]:
+def _table_heads(view: View, selected: Action | None, glyphs: Glyphs, table: Table) -> list[Line]:
     numbers, baits, cards = _water_heads(view, selected, glyphs)
     count = f"{glyphs.peche} cards: {view.peche_count} face down" if playing(view) else ""
     held = f"baits left: {' '.join(str(b) for b in view.baits) or 'none'}" if playing(view) else ""
     slots = " ".join(str(slot) for slot in BUTIN_SLOTS)
-    butin = " " * (4 + NAME + 1 + TILES_PER_FISH + 1) + "butin"
-    columns = f"  # {'player':<{NAME}} {'hand':<{TILES_PER_FISH}} {slots} pts"
+    butin = " " * (4 + table.name + 1 + TILES_PER_FISH + 1) + "butin"
+    columns = f"  # {'player':<{table.name}} {'hand':<{TILES_PER_FISH}} {slots} pts"
     return [
-        [*fit(_labelled(count, "line"), LEFT), ("", glyphs.sep), *numbers],
-        [*fit(_labelled(held, "bait"), LEFT), ("", glyphs.sep), *baits],
-        [*fit(_labelled(butin, "card"), LEFT), ("", glyphs.sep), *cards],
-        [("class:dim", columns.ljust(LEFT)), ("", glyphs.sep), ("class:dim", " bets on each line")],
+        [*fit(_labelled(count, "line", table), table.left), ("", glyphs.sep), *numbers],
+        [*fit(_labelled(held, "bait", table), table.left), ("", glyphs.sep), *baits],
+        [*fit(_labelled(butin, "card", table), table.left), ("", glyphs.sep), *cards],
+        [("class:dim", columns.ljust(table.left)), ("", glyphs.sep), ("class:dim", " bets on each line")],
     ]
 
 
@@ -327,14 +357,19 @@ def _footer(view: View, glyphs: Glyphs, rows: int) -> list[Line]:
     return [[("class:dim", text)] for text in legend[:rows]]
 
 
-def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool) -> StyleAndTextTuples:
-    """The round, whose turn, the lines on the water and every player: at most WIDTH x HEIGHT."""
+def board(
+    view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool, width: int = WIDTH
+) -> StyleAndTextTuples:
+    """The round, whose turn, the lines on the water and every player: at most `width` x HEIGHT (the
+    names whole when `width` allows)."""
     glyphs = ASCII if ascii_only else UNICODE
-    rows: list[Line] = [_headline(view, names, glyphs), _turn_line(view, names, glyphs)]
-    rows += _table_heads(view, selected, glyphs)
-    rows += [_player_row(view, names, seat, selected, glyphs) for seat in rows_order(view)]
+    width = max(WIDTH, width)
+    table = table_of(view, names, width, glyphs.cut)
+    rows: list[Line] = [_headline(view, names, glyphs, width), _turn_line(view, names, glyphs, width)]
+    rows += _table_heads(view, selected, glyphs, table)
+    rows += [_player_row(view, table, seat, selected, glyphs) for seat in rows_order(view)]
     rows += _footer(view, glyphs, HEIGHT - len(rows))
-    return as_text(rows, WIDTH, HEIGHT)
+    return as_text(rows, width, HEIGHT, glyphs.cut)
 
 
 # --- status and scores (plain ASCII) -------------------------------------------------------------
@@ -351,39 +386,39 @@ def _you_line(view: View) -> str:
     return f"You hold {view.hands[me]} of {TILES_PER_FISH} tiles; Butin {butin} = {points} points"
 
 
-def short_turn(view: View, names: tuple[str, ...]) -> str:
+def short_turn(view: View, names: tuple[str, ...], room: int = NAME) -> str:
     """Who does what now, in three words: "Bob to bet", "your turn to cast"."""
     verbs = {BAIT: "bait", CAST: "cast", BET: "bet", REVEAL: "reveal"}
     if view.phase not in verbs or not view.to_act:
         return turn_text(view, names)
     seat = view.to_act[0]
-    who = "your turn" if seat == view.seat else short_names(names, view.players, NAME)[seat]
+    who = "your turn" if seat == view.seat else short_names(names, view.players, room)[seat]
     return f"{who} to {verbs[view.phase]}"
 
 
-def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
+def status(view: View, names: tuple[str, ...], width: int = STATUS_WIDTH) -> StyleAndTextTuples:
     """Round x of y and whose turn, where you stand, this round's running score, the last round's
-    (there is no log line for the end of a round) and the totals: 7 rows at most."""
+    (there is no log line for the end of a round) and the totals: 7 rows at most, `width` columns."""
     line = f", line {len(view.lines)} of {LINES} (bait {view.lines[-1].bait})" if view.lines else ""
     head = round_head(
-        view.round if playing(view) else None, view.rounds, line, short_turn(view, names),
+        view.round if playing(view) else None, view.rounds, line, short_turn(view, names, max(NAME, width - 50)),
         "" if view.phase == OVER else turn_text(view, names),
     )  # fmt: skip
-    out: StyleAndTextTuples = [("class:title", head[:STATUS_WIDTH] + "\n")]
+    out: StyleAndTextTuples = [("class:title", clip(head, width) + "\n")]
     you = _you_line(view)
     if you:
-        out.append(("", you[:STATUS_WIDTH] + "\n"))
+        out.append(("", clip(you, width) + "\n"))
     rows: list[tuple[str, Sequence[int]]] = [("round", view.round_scores)]
     if playing(view) and view.history:
         rows.append(("last", view.history[-1]))
     rows.append(("total", view.totals))
-    out += score_grid(view.seat, view.players, names, rows, label=6, width=STATUS_WIDTH)
+    out += score_grid(view.seat, view.players, names, rows, label=6, width=width)
     if playing(view) and view.round < view.rounds:
-        following = short_names(names, view.players, HEADLINE_NAME)[
+        following = short_names(names, view.players, max(HEADLINE_NAME, width - 40))[
             fisherman_of(view.players, view.first, view.round + 1)
         ]
         turn = "anticlockwise" if view.clockwise else "clockwise"
-        out.append(("class:dim", "\n" + f"Next round: {following} fishes; bets go {turn}."[:STATUS_WIDTH]))
+        out.append(("class:dim", "\n" + clip(f"Next round: {following} fishes; bets go {turn}.", width)))
     return out
 
 
@@ -396,16 +431,19 @@ def score_parts(view: View) -> tuple[tuple[int, int], ...]:
     return tuple((fisher[seat], view.totals[seat] - fisher[seat]) for seat in range(view.players))
 
 
-def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
-    """The final table: a column per player, with the points as Fisherman and as Fish, the total, the winners."""
+def scores(
+    view: View, names: tuple[str, ...], winners: tuple[int, ...], width: int = STATUS_WIDTH
+) -> StyleAndTextTuples:
+    """The recap that stays on the end screen: a column per player, the points of every round, as
+    Fisherman and as Fish, the total, the winners; then the tie-break, and how it decided this game."""
     parts = score_parts(view)
     label = len("Fisherman")
     longest = max(len(name_of(names, seat)) for seat in range(view.players))
-    width = max(4, min(longest + 1, (STATUS_WIDTH - label) // view.players))
+    column = max(4, min(longest + 1, (width - label) // view.players))
     out: StyleAndTextTuples = [("class:title", "Final".ljust(label))]
-    shown = short_names(names, view.players, width - 1)
+    shown = short_names(names, view.players, column - 1)
     for seat in range(view.players):
-        out.append(("class:turn" if seat in winners else "class:title", shown[seat].rjust(width)))
+        out.append(("class:turn" if seat in winners else "class:title", shown[seat].rjust(column)))
     rows = (
         *((f"round {number}", list(points)) for number, points in enumerate(view.history, start=1)),
         ("Fisherman", [fisher for fisher, _ in parts]),
@@ -417,9 +455,9 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
         out.append(("class:title" if title == "total" else "class:dim", title.ljust(label)))
         for seat in range(view.players):
             style = "class:turn" if seat in winners and title == "total" else ""
-            out.append((style, str(values[seat]).rjust(width)))
+            out.append((style, str(values[seat]).rjust(column)))
     out.append(("", "\n" + " " * label))
     for seat in range(view.players):
-        out.append(("class:turn", ("winner" if seat in winners else "").rjust(width)))
-    out.append(("class:dim", "\nHighest total wins; ties share the victory.\n"))
-    return out
+        out.append(("class:turn", ("winner" if seat in winners else "").rjust(column)))
+    tie = tie_text(names, view.totals, winners, "they share the victory")
+    return out + tie_rows("Highest total wins; ties share the victory.", tie, width)

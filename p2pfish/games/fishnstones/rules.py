@@ -167,6 +167,8 @@ class State(NamedTuple):
     """Revealed cat columns of this round."""
     baits: tuple[tuple[int, int, int], ...]
     """This round's baits as (seat, target, source), checked against each cat at its reveal."""
+    rounds: tuple[tuple[Bucket, ...], ...] = ()
+    """Every bucket at the end of each round played (for the recap at the end)."""
 
     @property
     def shores(self) -> tuple[str, ...]:
@@ -229,6 +231,9 @@ class View(NamedTuple):
     bucket_sizes: tuple[int, ...]
     buckets: tuple[Bucket, ...] | None
     """Every bucket, only once the game is over."""
+    rounds: tuple[tuple[Bucket, ...], ...] = ()
+    """Every bucket at the end of each round, only once the game is over (the end screen's recap; not in
+    the wire form, which the golden games pin)."""
 
     def column(self, seat: int, column: int) -> tuple[int, ...]:
         return column_spots(self.players, seat, column)
@@ -419,6 +424,7 @@ class FishNStones(Rules):
             return state._replace(turn=turn)
         if phase == BAIT:
             return state._replace(phase=FISHING, turn=0)
+        state = state._replace(rounds=(*state.rounds, state.buckets))
         if state.round == ROUNDS:
             return state._replace(phase=OVER, turn=0)
         return state._replace(
@@ -452,6 +458,7 @@ class FishNStones(Rules):
             my_bucket=state.buckets[seat],
             bucket_sizes=tuple(sum(b) for b in state.buckets),
             buckets=state.buckets if over else None,
+            rounds=state.rounds if over else (),
         )
 
     def outcome(self, state: State) -> Outcome | None:

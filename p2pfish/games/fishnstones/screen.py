@@ -2,14 +2,20 @@
 (its shore at the bottom, its column 1 on the left; the edges name the spots, a1 being the south-west
 corner), the players on their shores, and what this seat alone may see."""
 
+import itertools
 from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action
-from p2pfish.games.fishnstones.rules import COLUMNS, SPOT_NAMES, Bait, Fish, View, column_spots
+from p2pfish.games.fishnstones.rules import COLUMNS, SPOT_NAMES, Bait, Bucket, Fish, View, column_spots, score
+from p2pfish.ui.drawing import clip, name_of, names_room, short_names, tie_rows, tie_text
 
+WIDTH = 66
+"""The narrowest board and status (the app draws them in the width of their panel)."""
 CELL = 10
+GRID = 5 + 3 * (CELL + 1) + 1
+"""The pond's grid with its row names."""
 PHASES = {"start": "choosing the start player", "fill": "filling the pond", "cast": "casting the cats",
           "bait": "baiting", "fish": "fishing", "over": "game over"}  # fmt: skip
 
@@ -63,8 +69,14 @@ def highlighted(action: Action | None) -> set[int]:
     return set()
 
 
-def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool) -> StyleAndTextTuples:
+def board(
+    view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool, width: int = WIDTH
+) -> StyleAndTextTuples:
+    """The pond from this seat's own shore, the players on their shores (their names whole when `width`
+    allows), and this seat's own cat column underlined."""
     glyphs = ASCII if ascii_only else UNICODE
+    width = max(WIDTH, width)
+    cut = "~" if ascii_only else "\u2026"
     mine = set(column_spots(view.players, view.seat, view.my_cat)) if view.my_cat else set()
     chosen = highlighted(selected)
     by_shore = {shore: seat for seat, shore in enumerate(view.shores)}
@@ -74,18 +86,20 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
         out.extend(parts)
         out.append(("", "\n"))
 
-    def shore(name: str) -> tuple[str, str]:
+    def shore(name: str, room: int) -> tuple[str, str]:
+        """The player on shore `name`, in `room` columns."""
         seat = by_shore.get(name)
         if seat is None:
             return ("", "")
         turn = f" {glyphs.turn}" if seat in view.to_act else ""
         you = " (you)" if seat == view.seat else ""
-        return ("class:turn" if turn else "class:player", f"{name} {names[seat]}{you}{turn}")
+        shown = short_names(names, view.players, max(8, room - len(name) - 1 - len(you) - len(turn)), cut)
+        return ("class:turn" if turn else "class:player", f"{name} {shown[seat]}{you}{turn}")
 
     own = view.shores[view.seat] if 0 <= view.seat < len(view.shores) else "S"
     far, left, right = SIDES[own]
     tops, sides = edge_labels(own)
-    line(("", " " * 12), shore(far))
+    line(("", " " * 12), shore(far, width - 12))
     line(("class:dim", "      " + "".join(c.center(CELL + 1) for c in tops)))
     line(("class:dim", "     " + glyphs.rule(glyphs.top)))
     for number, spots in enumerate(grid(own)):
@@ -100,14 +114,14 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
                 style += " class:selected"
             row += [(style, text.center(CELL)), ("class:dim", glyphs.side)]
         if number == 1:
-            row += [("", "   "), shore(right)]
+            row += [("", "   "), shore(right, width - GRID - 3)]
         out.extend(row)
         out.append(("", "\n"))
         if number < 2:
             line(("class:dim", "     " + glyphs.rule(glyphs.middle)))
     line(("class:dim", "     " + glyphs.rule(glyphs.bottom)))
-    line(("", " " * 12), shore(own))
-    beside = shore(left)
+    line(("", " " * 12), shore(own, width - 12))
+    beside = shore(left, width - 16)
     if beside[1]:
         line(("class:dim", "  on your left: "), beside)
     return out
@@ -118,32 +132,67 @@ def spots_text(players: int, seat: int, column: int) -> str:
     return " ".join(SPOT_NAMES[spot] for spot in column_spots(players, seat, column))
 
 
-def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
-    """Round, phase, this seat's cat and bucket, and what is public about the others."""
+def status(view: View, names: tuple[str, ...], width: int = WIDTH) -> StyleAndTextTuples:
+    """Round, phase, this seat's cat and bucket, and what is public about the others, in `width` columns
+    (the names whole when it allows)."""
     fish, stones, water = view.my_bucket
-    parts: StyleAndTextTuples = [
-        ("class:title", f"Round {view.round}/4"),
-        ("", f" · {PHASES.get(view.phase, view.phase)} · start player {names[view.start]}\n"),
-    ]
+    others = [seat for seat in range(view.players) if seat != view.seat]
+    shown = short_names(names, view.players, names_room(names, view.players, 8, (width - 9) // len(others) - 11))
+    head = f" · {PHASES.get(view.phase, view.phase)} · start player {names[view.start]}"
+    parts: StyleAndTextTuples = [("class:title", f"Round {view.round}/4"), ("", clip(head, width - 9) + "\n")]
     if view.my_cat is not None:
         spots = " ".join(SPOT_NAMES[s] for s in column_spots(view.players, view.seat, view.my_cat))
         parts += [("class:secret", f"Your cat (only you see it): column {view.my_cat} = {spots}\n")]
-    parts += [("", f"Your bucket: {fish} fish, {stones} stones, {water} water")]
-    others = [f"{names[s]} {n} cards" for s, n in enumerate(view.bucket_sizes) if s != view.seat]
-    parts += [("class:dim", "   others: " + ", ".join(others) + "\n")]
-    revealed = [f"{names[s]} {spots_text(view.players, s, c)}" for s, c in enumerate(view.cats) if c is not None]
+    parts += [("", f"Your bucket: {fish} fish, {stones} stones, {water} water\n")]
+    sizes = ", ".join(f"{shown[seat]} {view.bucket_sizes[seat]}" for seat in others)
+    parts += [("class:dim", clip(f"Cards in the others' buckets: {sizes}", width) + "\n")]
+    revealed = [f"{shown[s]} {spots_text(view.players, s, c)}" for s, c in enumerate(view.cats) if c is not None]
     if revealed:
-        parts += [("class:dim", "Cats revealed: " + ", ".join(revealed) + "\n")]
+        parts += [("class:dim", clip("Cats revealed: " + ", ".join(revealed), width) + "\n")]
     parts += [("class:dim", f"Cards left in the pile: {view.pile_left}\n")]
     return parts
 
 
-def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
+RECAP_PARTS = 4 * 4 + 8 + 6 + 8 + 7 + len("  winner")
+"""The recap's columns after the name: four rounds, the points, fish, stones, water, the winner mark."""
+
+
+def round_points(rounds: tuple[tuple[Bucket, ...], ...], seat: int) -> list[int]:
+    """The points `seat` made in each round: its score at the round's end less its score before it."""
+    scores = [0, *(score(buckets[seat]) for buckets in rounds)]
+    return [after - before for before, after in itertools.pairwise(scores)]
+
+
+def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...], width: int = WIDTH) -> StyleAndTextTuples:
+    """The recap that stays on the end screen: a row per player, best first, with the points made in every
+    round, the total and the bucket it comes from; then the tie-break, and how it decided this game."""
     assert view.buckets is not None
-    out: StyleAndTextTuples = [("class:title", "Final scores\n")]
-    for seat, (fish, stones, water) in enumerate(view.buckets):
-        mark = "  winner" if seat in winners else ""
-        out.append(("class:turn" if mark else "", f"  {names[seat]:<16} {fish - stones:>3} points"))
-        out.append(("class:dim", f"  ({fish} fish, {stones} stones, {water} water){mark}\n"))
-    out.append(("class:dim", "Highest wins; a tie goes to the fewest stones, then is shared.\n"))
-    return out
+    buckets = view.buckets
+    shown = short_names(names, view.players, names_room(names, view.players, 12, width - RECAP_PARTS - 2))
+    label = max(len(name) for name in shown) + 2
+    heads = "".join(f"r{number}".rjust(4) for number in range(1, len(view.rounds) + 1))
+    out: StyleAndTextTuples = [
+        ("class:title", "Final".ljust(label)),
+        ("class:dim", heads),
+        ("class:title", "  points"),
+        ("class:dim", "  fish  stones  water"),
+    ]
+    for seat in sorted(range(view.players), key=lambda seat: (-score(buckets[seat]), buckets[seat][1])):
+        style = "class:turn" if seat in winners else ""
+        fish, stones, water = buckets[seat]
+        out += [("", "\n"), (style or "class:title", shown[seat].ljust(label))]
+        out += [("", "".join(str(points).rjust(4) for points in round_points(view.rounds, seat)))]
+        out += [(style, str(fish - stones).rjust(8)), ("class:dim", f"{fish:>6}{stones:>8}{water:>7}")]
+        out.append((style, "  winner" if seat in winners else ""))
+    rule = "Highest wins (fish less stones); a tie goes to the fewest stones, then is shared."
+    tie = tie_text(names, [score(bucket) for bucket in buckets], winners, _broken(view, names, winners))
+    return out + tie_rows(rule, tie, width)
+
+
+def _broken(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> str:
+    """How the fewest stones broke a tie for the most points."""
+    assert view.buckets is not None
+    stones = view.buckets[winners[0]][1]
+    if len(winners) > 1:
+        return f"as few stones each ({stones}), they share the victory"
+    return f"{name_of(names, winners[0])} wins with fewer stones ({stones})"

@@ -27,6 +27,7 @@ passes `ascii_only` to the board alone.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -54,20 +55,33 @@ from p2pfish.games.kingfish.rules import (
     suit,
 )
 from p2pfish.games.kingfish.words import card_style, card_text
-from p2pfish.ui.drawing import Line, as_text, fit, name_of, round_head, score_grid, short_names
+from p2pfish.ui.drawing import (
+    Line,
+    as_text,
+    clip,
+    fit,
+    name_of,
+    names_room,
+    round_head,
+    score_grid,
+    short_names,
+    tie_rows,
+    tie_text,
+)
 
 WIDTH, HEIGHT = 66, 15
-"""The board area of the app."""
+"""The narrowest board (the app draws it in the width of its panel), and its most rows."""
 NAME = 10
-"""A name in the table (a longer one is shortened, see fishfish_screen.short_names)."""
+"""A name in the table at least (a longer one is shortened only when the width forces it, see
+drawing.short_names)."""
 HEADLINE_NAME = 16
 LEFT = 2 + NAME + 2
-"""Turn mark, name, dealer mark."""
+"""Turn mark, name, dealer mark (at the least name width)."""
 HAND, LINE_CELL, BAIT_CELL, REEL_CELL, POINTS = 5, 5, 6, 7, 5
 CAUGHT = WIDTH - LEFT - HAND - LINE_CELL - BAIT_CELL - REEL_CELL - POINTS
-"""The fish caught this round, one after the other (a longer list ends in "+N")."""
+"""The fish caught this round, one after the other (a longer list ends in "+N"), at least."""
 STATUS_WIDTH = 65
-"""A status row that wraps costs a row: keep them shorter than the 66 columns."""
+"""The narrowest status."""
 ROUND_PHASES = (CHOOSE, LINE, BAIT, REEL, TACKLE_DEAL, TACKLE)
 """The phases of an excursion."""
 CHANCE_STEPS = {
@@ -93,6 +107,22 @@ class Glyphs:
 
 UNICODE = Glyphs("▶", "▒▒", " · ", "—", "…")
 ASCII = Glyphs(">", "##", " - ", "-", "~")
+
+
+class Table(NamedTuple):
+    """The player table's columns in a board `width` wide: the names as shown and the name and caught
+    columns' widths (the others are fixed)."""
+
+    names: tuple[str, ...]
+    name: int
+    caught: int
+
+
+def table_of(view: View, names: tuple[str, ...], width: int, cut: str) -> Table:
+    """Full names when the width allows (the caught column keeps its least width), shortened otherwise."""
+    fixed = 2 + 2 + HAND + LINE_CELL + BAIT_CELL + REEL_CELL + POINTS
+    name = names_room(names, view.players, NAME, max(NAME, width - fixed - CAUGHT))
+    return Table(short_names(names, view.players, name, cut), name, max(CAUGHT, width - fixed - name))
 
 
 # --- who is who, and what the view says ----------------------------------------------------------
@@ -175,7 +205,7 @@ def _on_pond(view: View) -> str:
     return "" if view.pond is None else f" for pond {view.pond + 1}"
 
 
-def short_turn(view: View, names: tuple[str, ...]) -> str:
+def short_turn(view: View, names: tuple[str, ...], room: int = HEADLINE_NAME) -> str:
     """Who does what now, in a few words: "Bob to cast a line", "your turn to reel"."""
     verbs = {CHOOSE: "choose a pond", LINE: "cast a line", BAIT: "put a bait down", TACKLE: "keep a tackle card"}
     if view.phase == REEL and view.to_act:
@@ -185,7 +215,7 @@ def short_turn(view: View, names: tuple[str, ...]) -> str:
     if view.phase not in verbs or not view.to_act:
         return turn_text(view, names)
     seat = view.to_act[0]
-    who = "your turn" if seat == view.seat else short_names(names, view.players, HEADLINE_NAME)[seat]
+    who = "your turn" if seat == view.seat else short_names(names, view.players, room)[seat]
     return f"{who} to {verbs[view.phase]}"
 
 
@@ -223,12 +253,12 @@ def _cards(labels: Sequence[str], ascii_only: bool, selected: str | None = None,
 # --- the parts of the board ----------------------------------------------------------------------
 
 
-def _headline(view: View, names: tuple[str, ...], glyphs: Glyphs) -> Line:
+def _headline(view: View, names: tuple[str, ...], glyphs: Glyphs, width: int) -> Line:
     if view.phase == START:
         return [("class:title", "King Fish"), ("", f"{glyphs.dot}one round per player, the dealer in turn")]
     if view.phase == OVER:
         return [("class:title", f"Game over after {view.rounds} rounds")]
-    dealer = short_names(names, view.players, HEADLINE_NAME, glyphs.cut)[view.dealer]
+    dealer = short_names(names, view.players, max(HEADLINE_NAME, width - 50), glyphs.cut)[view.dealer]
     out: Line = [("class:title", f"Round {view.round}/{view.rounds}"), ("", f"{glyphs.dot}dealer "),
                  ("class:title", dealer)]  # fmt: skip
     if view.excursion:
@@ -237,12 +267,13 @@ def _headline(view: View, names: tuple[str, ...], glyphs: Glyphs) -> Line:
     return out
 
 
-def _turn_line(view: View, names: tuple[str, ...], ascii_only: bool) -> Line:
+def _turn_line(view: View, names: tuple[str, ...], ascii_only: bool, width: int, cut: str) -> Line:
     if view.phase == OVER:
         best = max(view.scores)
         leaders = [name_of(names, seat) for seat, points in enumerate(view.scores) if points == best]
         return [("class:turn", f"Highest total, {best} points: {', '.join(leaders)}")]
-    return [("class:turn" if playing(view) else "class:dim", turn_text(view, names, ascii_only))]
+    shown = short_names(names, view.players, max(HEADLINE_NAME, width - 46), cut)
+    return [("class:turn" if playing(view) else "class:dim", turn_text(view, shown, ascii_only))]
 
 
 def _ponds(view: View, selected: Action | None, glyphs: Glyphs, ascii_only: bool) -> Line:
@@ -304,16 +335,16 @@ def _reel_cell(view: View, seat: int, selected: Action | None, glyphs: Glyphs, a
     return _cell("", "", REEL_CELL)
 
 
-def _caught_cell(view: View, seat: int, ascii_only: bool) -> Line:
+def _caught_cell(view: View, seat: int, ascii_only: bool, caught: int) -> Line:
     if view.phase == OVER:
-        return fit([("class:dim", " " + " + ".join(str(scores[seat]) for scores in view.history))], CAUGHT)
+        return fit([("class:dim", " " + " + ".join(str(scores[seat]) for scores in view.history))], caught)
     if _between_rounds(view):
-        return fit([("class:dim", f" {view.history[-1][seat]}")], CAUGHT)
-    return fit([("", " "), *_cards(view.caught[seat], ascii_only, room=CAUGHT - 1)], CAUGHT)
+        return fit([("class:dim", f" {view.history[-1][seat]}")], caught)
+    return fit([("", " "), *_cards(view.caught[seat], ascii_only, room=caught - 1)], caught)
 
 
 def _player_row(
-    view: View, names: tuple[str, ...], seat: int, selected: Action | None, *, glyphs: Glyphs, ascii_only: bool
+    view: View, table: Table, seat: int, selected: Action | None, *, glyphs: Glyphs, ascii_only: bool
 ) -> Line:
     me = seat == view.seat
     mark = ("class:turn", glyphs.turn) if seat in view.to_act else ("", " ")
@@ -322,14 +353,14 @@ def _player_row(
     row: Line = [
         mark,
         ("", " "),
-        ("class:title" if me else "", short_names(names, view.players, NAME, glyphs.cut)[seat].ljust(NAME)),
+        ("class:title" if me else "", table.names[seat].ljust(table.name)),
         ("", " "),
         ("class:title", dealer),
         ("", held),
         *_line_cell(view, seat, selected, ascii_only),
         *_bait_cell(view, seat, selected, glyphs, ascii_only),
         *_reel_cell(view, seat, selected, glyphs, ascii_only),
-        *_caught_cell(view, seat, ascii_only),
+        *_caught_cell(view, seat, ascii_only, table.caught),
         ("class:title" if me else "", f"{view.scores[seat]:>{POINTS}}"),
     ]
     return row
@@ -340,20 +371,20 @@ def _between_rounds(view: View) -> bool:
     return view.phase in (SHUFFLE, DEAL, POND_DEAL) and bool(view.history)
 
 
-def _table_head(view: View) -> Line:
+def _table_head(view: View, table: Table) -> Line:
     caught = " caught this round"
     if view.phase == OVER:
         caught = " points per round"
     elif _between_rounds(view):
         caught = f" points in round {len(view.history)}"
     text = (
-        f"  {'player':<{NAME}}  "
+        f"  {'player':<{table.name}}  "
         + "hand".rjust(HAND - 1)
         + " "
         + "line".center(LINE_CELL)
         + "bait".center(BAIT_CELL)
         + "reeled".center(REEL_CELL)
-        + caught.ljust(CAUGHT)
+        + caught.ljust(table.caught)
         + "pts".rjust(POINTS)
     )
     return [("class:dim", text)]
@@ -386,9 +417,8 @@ def _catchable_line(view: View, ascii_only: bool) -> Line:
     return [("class:turn", "You can catch: "), *_cards(view.catchable, ascii_only)]
 
 
-def _kept_line(view: View, names: tuple[str, ...], ascii_only: bool, glyphs: Glyphs) -> Line:
+def _kept_line(view: View, shown: tuple[str, ...], ascii_only: bool) -> Line:
     """The cards other seats were seen keeping from the tackle box and still hold."""
-    shown = short_names(names, view.players, NAME, glyphs.cut)
     out: Line = []
     for seat in rows_order(view):
         if seat == view.seat or not view.public_in_hand[seat]:
@@ -397,9 +427,7 @@ def _kept_line(view: View, names: tuple[str, ...], ascii_only: bool, glyphs: Gly
     return [("class:dim", "Kept from the tackle box: "), *out] if out else []
 
 
-def _footer(
-    view: View, names: tuple[str, ...], selected: Action | None, glyphs: Glyphs, ascii_only: bool
-) -> list[Line]:
+def _footer(view: View, table: Table, selected: Action | None, glyphs: Glyphs, ascii_only: bool) -> list[Line]:
     """The lines under the table, most useful first (the board keeps as many as fit)."""
     lines: list[Line] = []
     if playing(view) and (view.hand or view.phase in ROUND_PHASES):
@@ -408,7 +436,7 @@ def _footer(
         lines.append(_tackle_line(view, selected, ascii_only))
     lines.append(_catchable_line(view, ascii_only))
     if playing(view):
-        lines.append(_kept_line(view, names, ascii_only, glyphs))
+        lines.append(_kept_line(view, table.names, ascii_only))
         mine = f"({card_text(view.my_bait, ascii_only)})" if view.my_bait and view.baits_down[view.seat] else ""
         legend = f"{glyphs.face_down} face-down bait   "
         legend += f"{mine} yours: only you see it   " if mine else ""
@@ -417,52 +445,59 @@ def _footer(
     return [line for line in lines if line]
 
 
-def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool) -> StyleAndTextTuples:
-    """The round, whose turn, the ponds and every player, then your hand: at most WIDTH x HEIGHT."""
+def board(
+    view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool, width: int = WIDTH
+) -> StyleAndTextTuples:
+    """The round, whose turn, the ponds and every player, then your hand: at most `width` x HEIGHT (the
+    names whole when `width` allows)."""
     glyphs = ASCII if ascii_only else UNICODE
+    width = max(WIDTH, width)
+    table = table_of(view, names, width, glyphs.cut)
     rows: list[Line] = [
-        _headline(view, names, glyphs),
-        _turn_line(view, names, ascii_only),
+        _headline(view, names, glyphs, width),
+        _turn_line(view, names, ascii_only, width, glyphs.cut),
         _ponds(view, selected, glyphs, ascii_only),
         [],
-        _table_head(view),
+        _table_head(view, table),
     ]
     rows += [
-        _player_row(view, names, seat, selected, glyphs=glyphs, ascii_only=ascii_only) for seat in rows_order(view)
+        _player_row(view, table, seat, selected, glyphs=glyphs, ascii_only=ascii_only) for seat in rows_order(view)
     ]
-    footer = _footer(view, names, selected, glyphs, ascii_only)
+    footer = _footer(view, table, selected, glyphs, ascii_only)
     if len(rows) + len(footer) < HEIGHT:
         rows.append([])
     rows += footer
-    return as_text(rows, WIDTH, HEIGHT)
+    return as_text(rows, width, HEIGHT, glyphs.cut)
 
 
 # --- status and scores (plain ASCII) -------------------------------------------------------------
 
 
-def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
+def status(view: View, names: tuple[str, ...], width: int = STATUS_WIDTH) -> StyleAndTextTuples:
     """Round r of N and whose turn, then the points: the totals first, this round's so far, then the
-    finished rounds newest first (the app shows as many of these 7 rows as fit)."""
+    finished rounds newest first (the app shows as many of these 7 rows as fit), in `width` columns."""
     excursion = f", excursion {view.excursion}" if view.excursion and view.phase in ROUND_PHASES else ""
     head = round_head(
-        view.round if playing(view) else None, view.rounds, excursion, short_turn(view, names),
+        view.round if playing(view) else None, view.rounds, excursion, short_turn(view, names, max(16, width - 45)),
         "" if view.phase == OVER else turn_text(view, names),
     )  # fmt: skip
-    out: StyleAndTextTuples = [("class:title", head[:STATUS_WIDTH] + "\n")]
+    out: StyleAndTextTuples = [("class:title", clip(head, width) + "\n")]
     rows: list[tuple[str, Sequence[int]]] = [("total", view.scores)]
     if playing(view):
         rows.append((f"round {view.round}", [round_points(fish) for fish in view.caught]))
     rows += [(f"round {number}", view.history[number - 1]) for number in range(len(view.history), 0, -1)]
-    out += score_grid(view.seat, view.players, names, rows[:5], label=8, width=STATUS_WIDTH)
+    out += score_grid(view.seat, view.players, names, rows[:5], label=8, width=width)
     return out
 
 
-def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
-    """The final table: a row per player, highest total first (a 24-row terminal shows the top rows
-    only), with the points of every round, the total and the winners."""
-    room = STATUS_WIDTH - 4 * len(view.history) - 7 - len("  winner") - 2
-    longest = max(len(name_of(names, seat)) for seat in range(view.players))
-    shown = short_names(names, view.players, max(NAME, min(longest, room)))
+def scores(
+    view: View, names: tuple[str, ...], winners: tuple[int, ...], width: int = STATUS_WIDTH
+) -> StyleAndTextTuples:
+    """The recap that stays on the end screen: a row per player, highest total first (a 24-row terminal
+    shows the top rows only), with the points of every round, the total and the winners; then the
+    tie-break, and how it decided this game."""
+    room = width - 4 * len(view.history) - 7 - len("  winner") - 2
+    shown = short_names(names, view.players, names_room(names, view.players, NAME, room))
     label = max(len(name) for name in shown) + 2
     out: StyleAndTextTuples = [("class:title", "Final".ljust(label))]
     out += [("class:dim", f"r{number}".rjust(4)) for number in range(1, len(view.history) + 1)]
@@ -473,5 +508,5 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
         out += [("", str(points[seat]).rjust(4)) for points in view.history]
         out.append((style, str(view.scores[seat]).rjust(7)))
         out.append((style, "  winner" if seat in winners else ""))
-    out.append(("class:dim", "\nHighest total wins; ties share the victory.\n"))
-    return out
+    tie = tie_text(names, view.scores, winners, "they share the victory")
+    return out + tie_rows("Highest total wins; ties share the victory.", tie, width)

@@ -7,6 +7,7 @@ each one is drawn as its bounding box plus a margin of one free cell; when that 
 the panel shows the part around the selected move's target, or around the school's centre.
 """
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -40,17 +41,17 @@ from p2pfish.games.kunayala.rules import (
     score,
     tally,
 )
-from p2pfish.ui.drawing import Line, fit, trimmed
+from p2pfish.ui.drawing import Line, clip, fit, name_of, names_room, short_names, tie_rows, tie_text, trimmed
 
 WIDTH, HEIGHT = 66, 15
-"""The board area of the app."""
+"""The narrowest board (the app draws it in the width of its panel: wider, the schools show more
+columns), and its rows."""
 CELL = 4
 """A cell: a token of up to 3 characters and a space."""
 LABEL = 4
 """The y labels at the left of a school."""
 GAP = 2
 """Between two schools side by side."""
-HALF = (WIDTH - GAP) // 2
 
 COLOUR_LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B"}
 BACKGROUND_LETTERS = {"sand": "s", "rock": "r", "kelp": "k", "deep": "d"}
@@ -77,10 +78,12 @@ class Glyphs:
     more: tuple[str, str, str, str]
     """West, east, north, south: there are cards beyond the part shown."""
     dot: str
+    cut: str
+    """Where a name or a row too long was shortened."""
 
 
-UNICODE = Glyphs("◀", "·", ("←", "→", "↑", "↓"), "·")
-ASCII = Glyphs("<", ".", ("<", ">", "^", "v"), "-")
+UNICODE = Glyphs("◀", "·", ("←", "→", "↑", "↓"), "·", "…")
+ASCII = Glyphs("<", ".", ("<", ">", "^", "v"), "-", "~")
 
 
 # --- cards and counts ----------------------------------------------------------------------------
@@ -166,24 +169,30 @@ class Panel(NamedTuple):
 
 AREA = HEIGHT - 1
 """Rows for the schools, under the face-up line."""
-RIGHT = HALF + GAP
 TOP_HALF = AREA // 2
-LAYOUTS: dict[int, tuple[tuple[Panel, ...], ...]] = {
-    2: (
-        (Panel(0, 0, AREA, HALF), Panel(0, RIGHT, AREA, HALF)),
-        (Panel(0, 0, TOP_HALF, WIDTH), Panel(TOP_HALF, 0, AREA - TOP_HALF, WIDTH)),
-    ),
-    3: (
-        (Panel(0, 0, TOP_HALF, WIDTH), Panel(TOP_HALF, 0, AREA - TOP_HALF, HALF),
-         Panel(TOP_HALF, RIGHT, AREA - TOP_HALF, HALF)),
-        (Panel(0, 0, AREA, HALF), Panel(0, RIGHT, TOP_HALF, HALF), Panel(TOP_HALF, RIGHT, AREA - TOP_HALF, HALF)),
-    ),
-    4: (
-        (Panel(0, 0, TOP_HALF, HALF), Panel(0, RIGHT, TOP_HALF, HALF),
-         Panel(TOP_HALF, 0, AREA - TOP_HALF, HALF), Panel(TOP_HALF, RIGHT, AREA - TOP_HALF, HALF)),
-    ),
-}  # fmt: skip
-"""Candidate places for the schools in the order of seat_order; the one that hides the fewest cards wins."""
+
+
+@functools.cache
+def layouts(width: int) -> dict[int, tuple[tuple[Panel, ...], ...]]:
+    """Candidate places for the schools in a board `width` wide, in the order of seat_order, by table
+    size; the one that hides the fewest cards wins."""
+    half = (width - GAP) // 2
+    right = half + GAP
+    low = AREA - TOP_HALF
+    return {
+        2: (
+            (Panel(0, 0, AREA, half), Panel(0, right, AREA, half)),
+            (Panel(0, 0, TOP_HALF, width), Panel(TOP_HALF, 0, low, width)),
+        ),
+        3: (
+            (Panel(0, 0, TOP_HALF, width), Panel(TOP_HALF, 0, low, half), Panel(TOP_HALF, right, low, half)),
+            (Panel(0, 0, AREA, half), Panel(0, right, TOP_HALF, half), Panel(TOP_HALF, right, low, half)),
+        ),
+        4: (
+            (Panel(0, 0, TOP_HALF, half), Panel(0, right, TOP_HALF, half),
+             Panel(TOP_HALF, 0, low, half), Panel(TOP_HALF, right, low, half)),
+        ),
+    }  # fmt: skip
 
 
 class Frame(NamedTuple):
@@ -233,9 +242,9 @@ def hidden(school: Sequence[SchoolCell], shown: Frame) -> tuple[int, int]:
     return cards, max(0, wide - (shown.x1 - shown.x0 + 1)) + max(0, tall - (shown.y1 - shown.y0 + 1))
 
 
-def layout(view: View) -> tuple[Panel, ...]:
+def layout(view: View, width: int = WIDTH) -> tuple[Panel, ...]:
     order = seat_order(view)
-    candidates = LAYOUTS.get(view.players) or (_grid_layout(view.players),)
+    candidates = layouts(width).get(view.players) or (_grid_layout(view.players, width),)
     best: tuple[Panel, ...] = candidates[0]
     best_cost: tuple[int, int] | None = None
     for panels in candidates:
@@ -249,22 +258,22 @@ def layout(view: View) -> tuple[Panel, ...]:
     return best
 
 
-def _grid_layout(players: int) -> tuple[Panel, ...]:
+def _grid_layout(players: int, width: int) -> tuple[Panel, ...]:
     """Two schools a row, for a table size without a chosen layout."""
     rows = (players + 1) // 2
     height = max(3, AREA // rows)
-    return tuple(Panel((i // 2) * height, (i % 2) * RIGHT, height, HALF) for i in range(players))
+    half = (width - GAP) // 2
+    return tuple(Panel((i // 2) * height, (i % 2) * (half + GAP), height, half) for i in range(players))
 
 
 # --- drawing -------------------------------------------------------------------------------------
 
 
-def _header(view: View, names: tuple[str, ...], seat: int, shown: Frame, glyphs: Glyphs) -> Line:
+def _header(view: View, names: tuple[str, ...], seat: int, shown: Frame, glyphs: Glyphs, *, width: int) -> Line:
+    """The school's owner (the name whole if the panel's `width` allows), its colour once revealed, a
+    turn mark, and the ways the school goes on beyond the part shown."""
     school = view.schools[seat]
-    if seat == view.seat:
-        parts: Line = [("class:title", f"{names[seat]} (you, seat {seat})")]
-    else:
-        parts = [("", f"{names[seat]} (seat {seat})")]
+    parts: Line = [("class:title", f" (you, seat {seat})") if seat == view.seat else ("", f" (seat {seat})")]
     colour = view.colours[seat]
     if colour is not None:
         parts.append((f"class:{colour}", f" {colour}"))
@@ -283,7 +292,10 @@ def _header(view: View, names: tuple[str, ...], seat: int, shown: Frame, glyphs:
     )
     if beyond:
         parts.append(("class:dim", f" more {beyond}"))
-    return parts
+    room = max(4, width - sum(len(text) for _, text in parts))
+    name = short_names(names, view.players, room, glyphs.cut)[seat]
+    style, owner = parts[0]
+    return [(style, name + owner), *parts[1:]]
 
 
 def _school(
@@ -293,9 +305,9 @@ def _school(
     here = target if target is not None and target.seat == seat else None
     shown = frame(school, panel, None if here is None else (here.x, here.y))
     cells = {(c.x, c.y): c for c in school}
-    lines = [fit(_header(view, names, seat, shown, glyphs), panel.width)]
+    lines = [fit(_header(view, names, seat, shown, glyphs, width=panel.width), panel.width, glyphs.cut)]
     axis = "".join(f"{x:>3} " for x in range(shown.x0, shown.x1 + 1))
-    lines.append(fit([("class:dim", " " * LABEL + axis)], panel.width))
+    lines.append(fit([("class:dim", " " * LABEL + axis)], panel.width, glyphs.cut))
     for y in range(shown.y1, shown.y0 - 1, -1):
         row: Line = [("class:dim", f"{y:>3} ")]
         for x in range(shown.x0, shown.x1 + 1):
@@ -309,7 +321,7 @@ def _school(
             else:
                 row.append(("class:dim", glyphs.empty.ljust(3)))
             row.append(("", " "))
-        lines.append(fit(row, panel.width))
+        lines.append(fit(row, panel.width, glyphs.cut))
     while len(lines) < panel.height:
         lines.append(fit([], panel.width))
     return lines[: panel.height]
@@ -328,19 +340,22 @@ def _face_up(view: View, slots: set[int], glyphs: Glyphs) -> Line:
     return parts
 
 
-def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool) -> StyleAndTextTuples:
-    """The face-up cards and stacks on one line, then every school: at most WIDTH x HEIGHT characters."""
+def board(
+    view: View, names: tuple[str, ...], selected: Action | None, ascii_only: bool, width: int = WIDTH
+) -> StyleAndTextTuples:
+    """The face-up cards and stacks on one line, then every school: at most `width` x HEIGHT characters."""
     glyphs = ASCII if ascii_only else UNICODE
+    width = max(WIDTH, width)
     target, slots = selection(view, selected)
     canvas: list[Line] = [[] for _ in range(AREA)]
-    for seat, panel in sorted(zip(seat_order(view), layout(view), strict=True), key=lambda sp: sp[1].left):
+    for seat, panel in sorted(zip(seat_order(view), layout(view, width), strict=True), key=lambda sp: sp[1].left):
         for offset, line in enumerate(_school(view, names, seat, panel, target=target, glyphs=glyphs)):
             row = canvas[panel.top + offset]
             used = sum(len(text) for _, text in row)
             row.append(("", " " * (panel.left - used)))
             row.extend(line)
     out: StyleAndTextTuples = []
-    for index, line in enumerate([fit(_face_up(view, slots, glyphs), WIDTH), *canvas]):
+    for index, line in enumerate([fit(_face_up(view, slots, glyphs), width, glyphs.cut), *canvas]):
         out.extend(trimmed(line, keep="class:selected"))
         if index < AREA:
             out.append(("", "\n"))
@@ -350,12 +365,13 @@ def board(view: View, names: tuple[str, ...], selected: Action | None, ascii_onl
 # --- status and scores ---------------------------------------------------------------------------
 
 
-def _turn_line(view: View, names: tuple[str, ...]) -> str:
+def _turn_line(view: View, names: tuple[str, ...], width: int) -> str:
     me = view.seat
+    names = short_names(names, view.players, max(16, width - 50))
     turn = f"Turn {view.turns + 1} · "
     if view.phase in (OWN, OTHER):
         mine = view.current == me
-        who = "You" if mine else names[view.current][:16]
+        who = "You" if mine else names[view.current]
         if view.phase == OWN:
             return turn + f"{who}: a face-up card into {'your' if mine else 'their'} own school"
         return turn + f"{who}: a face-up card into an opponent's school"
@@ -363,9 +379,9 @@ def _turn_line(view: View, names: tuple[str, ...]) -> str:
         leader = view.to_act[0]
         if leader == me:
             return turn + "Most corals: put the octopus on one of your corals"
-        return turn + f"{names[leader][:16]} has the most corals and places the octopus"
+        return turn + f"{names[leader]} has the most corals and places the octopus"
     if view.phase == REVEAL:
-        next_up = f" ({names[view.to_act[0]][:16]} next)" if view.to_act else ""
+        next_up = f" ({names[view.to_act[0]]} next)" if view.to_act else ""
         return f"The game ends: everyone reveals their colour tile{next_up}"
     if view.phase == OVER:
         return "Game over: every colour is revealed"
@@ -382,12 +398,16 @@ def _fish_counts(fish: dict[str, int]) -> Line:
 
 
 NAME_WIDTH = 10
-"""Of a name in the status lines (the board shows it whole, up to its panel's width)."""
+"""Of a name in the status lines at least (whole when the width allows)."""
+COUNTS_WIDTH = 51
+"""A school's counts after the name: " fish R1 Y2 G0 B3 · 2 coral · 1 octopus · 0 shark"."""
+STATUS_WIDTH = 65
+"""The narrowest status."""
 
 
-def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
-    """Turn and phase, your secret colour, the stacks and discards, and each school's counts."""
-    out: StyleAndTextTuples = [("class:title", _turn_line(view, names) + "\n")]
+def status(view: View, names: tuple[str, ...], width: int = STATUS_WIDTH) -> StyleAndTextTuples:
+    """Turn and phase, your secret colour, the stacks and discards, and each school's counts, in `width` columns."""
+    out: StyleAndTextTuples = [("class:title", clip(_turn_line(view, names, width), width) + "\n")]
     tallies = [tally(school) for school in view.schools]
     colour = view.my_colour
     if colour is None:
@@ -412,37 +432,44 @@ def status(view: View, names: tuple[str, ...]) -> StyleAndTextTuples:
         ("class:dim", f"Stacks: {left} cards left · discards: {kinds[OCTOPUS]} octopus, {kinds[SHARK]} shark, "
                       f"{others} other\n")
     )  # fmt: skip
-    width = max(len(name[:NAME_WIDTH]) for name in names[: view.players])
+    room = names_room(names, view.players, NAME_WIDTH, max(NAME_WIDTH, width - COUNTS_WIDTH))
+    shown = short_names(names, view.players, room)
+    column = max(len(name) for name in shown)
     for seat in seat_order(view):
         counts = tallies[seat]
         style = "class:title" if seat == view.seat else ""
-        out.append((style, f"{names[seat][:NAME_WIDTH]:<{width}} fish "))
+        out.append((style, f"{shown[seat]:<{column}} fish "))
         out += _fish_counts(counts.fish)
         out.append(("", f" · {view.corals[seat]} coral · {counts.octopuses} octopus · {counts.sharks} shark\n"))
     out[-1] = (out[-1][0], out[-1][1].removesuffix("\n"))
     return out
 
 
-SCORE_ROW = "{:<16}{:<7}{:>5}{:>9}{:>8}{:>7}{:>6}"
+SCORE_ROW = "{:<{}}{:<7}{:>5}{:>9}{:>8}{:>7}{:>6}"
 SCORE_NAME = 13
-"""A name in the final table: 16 columns, indented by 2, one blank after it (66 columns with "winner")."""
+"""A name in the final table at least: indented by 2, one blank after it (whole when the width allows)."""
+SCORE_PARTS = 7 + 5 + 9 + 8 + 7 + 6 + len("  winner")
 
 
-def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> StyleAndTextTuples:
-    """The final table: each seat's colour (revealed at the end) and the parts of its points."""
-    out: StyleAndTextTuples = [
-        ("class:title", SCORE_ROW.format("Final scores", "colour", "fish", "majority", "octopus", "sharks", "total")),
-        ("", "\n"),
-    ]
+def scores(
+    view: View, names: tuple[str, ...], winners: tuple[int, ...], width: int = STATUS_WIDTH
+) -> StyleAndTextTuples:
+    """The recap that stays on the end screen (a game of one round): each seat's colour (revealed at the
+    end) and the parts of its points; then the tie-break, and how it decided this game."""
+    shown = short_names(names, view.players, names_room(names, view.players, SCORE_NAME, width - SCORE_PARTS - 3))
+    label = max(16, max(len(name) for name in shown) + 3)
+    head = SCORE_ROW.format("Final scores", label, "colour", "fish", "majority", "octopus", "sharks", "total")
+    out: StyleAndTextTuples = [("class:title", head), ("", "\n")]
     for seat, parts in enumerate(score_parts(view)):
         mark = "  winner" if seat in winners else ""
-        name = "  " + names[seat][:SCORE_NAME]
+        name = "  " + shown[seat]
         colour = seat_colour(view, seat)
         if parts is None or colour is None:
-            out.append(("class:dim", f"{name:<16}colour not revealed\n"))
+            out.append(("class:dim", f"{name:<{label}}colour not revealed\n"))
             continue
         row = SCORE_ROW.format(
             name,
+            label,
             colour,
             parts.colour_fish,
             f"+{parts.majority}",
@@ -451,5 +478,18 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> Styl
             parts.total,
         )
         out += [("class:turn" if mark else "", row), ("class:turn", mark), ("", "\n")]
-    out.append(("class:dim", "Highest wins; a tie goes to the most fish in one's own school.\n"))
-    return out
+    tie = tie_text(names, _totals(view), winners, _broken(view, names, winners))
+    out[-1] = (out[-1][0], out[-1][1].removesuffix("\n"))  # tie_rows starts a row of its own
+    return out + tie_rows("Highest wins; a tie goes to the most fish in one's own school.", tie, width)
+
+
+def _totals(view: View) -> list[int]:
+    return [0 if parts is None else parts.total for parts in score_parts(view)]
+
+
+def _broken(view: View, names: tuple[str, ...], winners: tuple[int, ...]) -> str:
+    """How the most fish in one's own school broke a tie for the most points."""
+    fish = [sum(tally(school).fish.values()) for school in view.schools]
+    if len(winners) > 1:
+        return f"as many fish in their own schools ({fish[winners[0]]}), they share the victory"
+    return f"{name_of(names, winners[0])} wins with the most fish in one's own school ({fish[winners[0]]})"

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from p2pfish.core.actions import Action, Chance
+from p2pfish.ui.layout import wrapped
 
 Line = list[tuple[str, str]]
 
@@ -147,11 +148,11 @@ def tie_text(names: tuple[str, ...], scores: Sequence[int], winners: Sequence[in
 
 
 def tie_rows(rule: str, tie: str, width: int) -> StyleAndTextTuples:
-    """The last rows of a recap: the tie-break `rule`, then how it decided this game (`tie_text`), if
-    there was a tie, each clipped to `width`."""
-    out: StyleAndTextTuples = [("class:dim", "\n" + clip(rule, width))]
+    """The last rows of a recap: the tie-break `rule`, then how it decided this game (`tie_text`) if there
+    was a tie, each broken between words into rows of `width`."""
+    out: StyleAndTextTuples = [("class:dim", "\n" + "\n".join(wrapped(rule, width)))]
     if tie:
-        out.append(("class:turn", "\n" + clip(tie, width)))
+        out.append(("class:turn", "\n" + "\n".join(wrapped(tie, width))))
     return [*out, ("", "\n")]
 
 

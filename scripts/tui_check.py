@@ -2,18 +2,21 @@
 game at 80x24 and 160x48, and checks what the screen shows at each step, always by polling the pane
 (capture-pane) until what it waits for shows or a deadline passes, never by sleeping and hoping.
 
-Checked for each game and size: the moves are counted and under them the key hints; the log has a
-readable width; help opens on ? and closes on Esc; an unknown command says what is possible; Enter
-plays the picked move until the end; the end screen states the tie-break; q leaves it, printing the
-scores, the winner and the transcript's path, with exit status 0. Then one game under LC_ALL=C with
---ascii: nothing but ASCII on the screen, no "????"; and a rematch: `r` on the end screen starts a second
-game with the same bots, played to its end too.
+Checked for each game and size: the moves are counted and under them the key hints; Down reaches
+every move of the first decision, the count following; the board, in the width of its panel, shows
+every player's name whole (a 20-character one, and the bots' names alike but for their numbers); the
+log has a readable width; help opens on ? and closes on Esc; an unknown command says what is possible;
+Enter plays the picked move until the end; the end screen's recap lists every round and states the
+tie-break; q leaves it, printing the scores, the winner and the transcript's path, with exit status 0.
+Then one game under LC_ALL=C with --ascii: nothing but ASCII on the screen, no "????"; and a rematch:
+`r` on the end screen starts a second game with the same bots, played to its end too.
 
 Run: .venv/bin/python scripts/tui_check.py [GAME ...] [--sizes 80x24,160x48]
 Exits 0 when every check passed, 1 with the failing screen otherwise; skips (exit 0) without tmux."""
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,16 +24,31 @@ import tempfile
 import time
 from collections.abc import Callable
 
-SESSION = "p2pfish-tui-check"
+SESSION = f"p2pfish-tui-check-{os.getpid()}"
+"""One session per run: two runs at once (two worktrees) do not drive each other's screen."""
 STEP_S = 60.0
 """The longest wait for one step to show (bots, shuffles and the audit included)."""
 GAME_S = 600.0
 """The longest a whole game may take to reach its end screen."""
 POLL_S = 0.2
 GAMES = ("fishnstones", "kunayala", "fishfish", "kingfish")
-TOLD = ("joint randomness", "is turned up", "is dealt", "casts a new line", "passes", "Ponds: ", "pond is filled")
+TOLD = (
+    "joint randomness",
+    "is the first",
+    "deals first",
+    "is turned up",
+    "is dealt",
+    "casts a new line",
+    "passes",
+    "Ponds: ",
+    "pond is filled",
+)
 """Words of the log's first lines in some game (the log shows its newest lines)."""
 BOTS = {"fishnstones": 3, "kunayala": 2, "fishfish": 2, "kingfish": 2}
+PLAYER = "Bartholomew Fishingt"
+"""The player's name (the login name, 20 characters at most): as long as a name gets."""
+BOARD_ROWS = 12
+"""The screen's rows under the title that hold the board at every size (and the names on it)."""
 
 
 class Failed(Exception):
@@ -73,11 +91,52 @@ def start(command: str, columns: int, rows: int, env: dict[str, str]) -> None:
         time.sleep(POLL_S)
 
 
+def panel(columns: int) -> int:
+    """The width of the board's panel (p2pfish.ui.layout.panel_columns: this script imports nothing of p2pfish)."""
+    return columns if columns < 110 else max(66, min(columns - 44, columns * 11 // 20))
+
+
+def check_names(shown: str, columns: int, bots: int) -> None:
+    """Every player's name whole on the board, in its panel's width."""
+    board = "\n".join(row[: panel(columns)] for row in shown.split("\n")[1 : 1 + BOARD_ROWS])
+    names = [PLAYER] + [f"{'greedy' if seat % 2 else 'random'} bot {seat}" for seat in range(1, bots + 1)]
+    missing = [name for name in names if name not in board]
+    if missing:
+        raise Failed(f"FAIL every name whole on the board; missing {missing}\n{shown}")
+    print("ok   every name whole on the board")
+
+
+def check_every_move(shown: str) -> None:
+    """Down walks through every move of the decision, the count following it; Up walks back."""
+    found = re.search(r"Your move: 1 of (\d+) ", shown)
+    if found is None:
+        raise Failed(f"FAIL the moves are counted\n{shown}")
+    count = int(found.group(1))
+    for number in range(2, count + 1):
+        keys("Down")
+        wait_for(lambda s, n=number: f"Your move: {n} of {count} " in s, f"Down reaches move {number} of {count}")
+    for number in range(count - 1, 0, -1):
+        keys("Up")
+        wait_for(lambda s, n=number: f"Your move: {n} of {count} " in s, f"Up goes back to move {number}")
+
+
+def check_recap(shown: str, rounds: int) -> None:
+    """The end screen lists every round (r1, r2... or round 1, round 2...)."""
+    listed = {int(number) for number in re.findall(r"\b(?:r|round )(\d)\b", shown)}
+    if rounds and not set(range(1, rounds + 1)) <= listed:
+        raise Failed(f"FAIL the recap lists all {rounds} rounds (found {sorted(listed)})\n{shown}")
+    print(f"ok   the recap lists all {rounds} rounds" if rounds else "ok   a game of one round: its recap")
+
+
 def play_one(game: str, columns: int, rows: int, state: str) -> None:
     print(f"--- {game} at {columns}x{rows}")
     bots = BOTS[game]
-    start(f"{sys.executable} -m p2pfish play {game} --seed 5 --bots {bots}", columns, rows, {"XDG_STATE_HOME": state})
+    env = {"XDG_STATE_HOME": state, "LOGNAME": f"'{PLAYER}'"}
+    start(f"{sys.executable} -m p2pfish play {game} --seed 5 --bots {bots}", columns, rows, env)
     shown = wait_for(lambda s: "Your move: 1 of " in s, "the first move is offered, with the count of moves")
+    rounds = re.search(r"Round \d+ ?(?:/|of) ?(\d)", shown)
+    check_names(shown, columns, bots)
+    check_every_move(shown)
     lines = shown.rstrip("\n").split("\n")
     if "? help" not in lines[-1]:
         raise Failed(f"FAIL the key hints stand in the last row\n{shown}")
@@ -97,6 +156,7 @@ def play_one(game: str, columns: int, rows: int, state: str) -> None:
     if "tie" not in shown:
         raise Failed(f"FAIL the end screen states the tie-break\n{shown}")
     print("ok   the end screen states the tie-break")
+    check_recap(shown, int(rounds.group(1)) if rounds else 0)
     keys("q")
     wait_for(lambda s: "Winner: " in s and "Transcript: " in s and "EXIT=0" in s,
              "q leaves, printing the scores, the winner and the transcript; exit status 0")  # fmt: skip

@@ -184,7 +184,7 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...], width: 
         out += [("", "".join(str(points).rjust(4) for points in round_points(view.rounds, seat)))]
         out += [(style, str(fish - stones).rjust(8)), ("class:dim", f"{fish:>6}{stones:>8}{water:>7}")]
         out.append((style, "  winner" if seat in winners else ""))
-    rule = "Highest wins (fish less stones); a tie goes to the fewest stones, then is shared."
+    rule = "Highest wins; a tie goes to the fewest stones, then is shared."
     tie = tie_text(names, [score(bucket) for bucket in buckets], winners, _broken(view, names, winners))
     return out + tie_rows(rule, tie, width)
 

@@ -62,9 +62,9 @@ def test_the_recap_lists_every_round_states_the_tie_break_and_fits(game: str) ->
         width = panel_columns(columns)
         recap = "\n".join(rows_within(kit.scores(view, NAMES, winners, width), width))
         assert "a tie goes to" in recap or "ties share the victory" in recap, recap
-        rounds = getattr(view, "rounds", 1)
-        count = rounds if isinstance(rounds, int) else len(rounds)
-        for number in range(1, count + 1 if game != "kunayala" else 1):
+        count = len(view.round_buckets) if game == "fishnstones" else getattr(view, "rounds", 0)
+        assert count >= (0 if game == "kunayala" else 3), count  # Kuna Yala is played in one round
+        for number in range(1, count + 1):
             assert re.search(rf"\b(r|round ){number}\b", recap), (number, recap)
         if columns == 200 and game != "fishfish":  # Fish Fish's players are columns: 4 x 34 do not fit 110
             assert FIRST in recap and SECOND in recap, recap
@@ -73,9 +73,11 @@ def test_the_recap_lists_every_round_states_the_tie_break_and_fits(game: str) ->
 
 def test_fishnstones_recap_gives_each_rounds_points_and_tells_a_tie_broken_by_stones() -> None:
     view, _ = final("fishnstones")
+    assert len(view.round_buckets) == 4 and view.round_buckets[-1] == view.buckets
+    assert all(during.round_buckets == () for during in moments("fishnstones"))  # buckets are secret till the end
     buckets = ((5, 1, 0), (6, 2, 1), (2, 0, 3), (0, 0, 0))
     rounds = ((1, 0, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0)), ((3, 1, 0), (6, 2, 1), (2, 0, 3), (0, 0, 0))
-    tied = view._replace(buckets=buckets, rounds=(*rounds, buckets, buckets))
+    tied = view._replace(buckets=buckets, round_buckets=(*rounds, buckets, buckets))
     recap = text(kit_for("fishnstones").scores(tied, NAMES, (0,), 80)).split("\n")
     assert recap[0].split() == ["Final", "r1", "r2", "r3", "r4", "points", "fish", "stones", "water"]
     mine = next(row for row in recap if row.startswith("you "))
@@ -135,6 +137,9 @@ def check(app: GameApp, columns: int) -> None:
     assert all(len(row) <= width for row in board), board
     shown = [row[:width].rstrip() for row in screen[1 : 1 + len(board)]]
     assert shown == [row.rstrip() for row in board], (shown, board)
+    assert all(len(row) <= width for row in text(app._status()).split("\n")), text(app._status())
+    cells, cell = app._choice_rows(columns)
+    assert cells and cell <= columns
     assert any(re.match(r" Your move: 1 of \d+ ", row) for row in screen), screen
     if columns == 200:
         left = "\n".join(row[:width] for row in screen)

@@ -29,6 +29,7 @@ from prompt_toolkit.styles import Style
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Decision
 from p2pfish.core.text import printable
+from p2pfish.ui.drawing import clip
 from p2pfish.ui.kit import GameUi
 from p2pfish.ui.layout import Plan, panel_columns, plain_parts, plan, wrapped
 
@@ -36,6 +37,8 @@ MIN_COLUMNS, MIN_ROWS = 80, 24
 CHOICE_COLUMNS = 3
 LOG_LINES = 200
 LOBBY_NAME_CHARS = 40
+CUT = "\u2026"
+"""Ends a move too long for the terminal, cut between words (`--ascii` shows it as "~")."""
 
 STYLE = Style.from_dict(
     {
@@ -728,7 +731,8 @@ class GameApp:
         """The legal moves in rows of up to CHOICE_COLUMNS cells: (index, text) each, and the cell width."""
         snapshot = self.snapshot
         legal = snapshot.legal or []
-        texts = [f" {self._game_kit.describe(action, snapshot.view, snapshot.names)} " for action in legal]
+        texts = [f" {clip(self._game_kit.describe(action, snapshot.view, snapshot.names), columns - 4, CUT)} "
+                 for action in legal]  # fmt: skip
         width = max((len(text) for text in texts), default=1) + 2
         per_row = max(1, min(CHOICE_COLUMNS, (columns - 2) // width))
         cells = list(enumerate(texts))

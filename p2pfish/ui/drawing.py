@@ -1,5 +1,6 @@
-"""Small pieces shared by the game screens: lines of styled text cut or padded to a width, players'
-names shortened to fit, the seat a draw picked, and a small score table."""
+"""Small pieces shared by the game screens: lines of styled text padded to a width or cut between words,
+players' names shortened only as far as the width forces (never two alike), the seat a draw picked, a
+small score table, and the tie-break rows that end every recap."""
 
 from collections.abc import Sequence
 

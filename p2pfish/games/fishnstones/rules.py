@@ -167,7 +167,7 @@ class State(NamedTuple):
     """Revealed cat columns of this round."""
     baits: tuple[tuple[int, int, int], ...]
     """This round's baits as (seat, target, source), checked against each cat at its reveal."""
-    rounds: tuple[tuple[Bucket, ...], ...] = ()
+    round_buckets: tuple[tuple[Bucket, ...], ...] = ()
     """Every bucket at the end of each round played (for the recap at the end)."""
 
     @property
@@ -231,7 +231,7 @@ class View(NamedTuple):
     bucket_sizes: tuple[int, ...]
     buckets: tuple[Bucket, ...] | None
     """Every bucket, only once the game is over."""
-    rounds: tuple[tuple[Bucket, ...], ...] = ()
+    round_buckets: tuple[tuple[Bucket, ...], ...] = ()
     """Every bucket at the end of each round, only once the game is over (the end screen's recap; not in
     the wire form, which the golden games pin)."""
 
@@ -424,7 +424,7 @@ class FishNStones(Rules):
             return state._replace(turn=turn)
         if phase == BAIT:
             return state._replace(phase=FISHING, turn=0)
-        state = state._replace(rounds=(*state.rounds, state.buckets))
+        state = state._replace(round_buckets=(*state.round_buckets, state.buckets))
         if state.round == ROUNDS:
             return state._replace(phase=OVER, turn=0)
         return state._replace(
@@ -458,7 +458,7 @@ class FishNStones(Rules):
             my_bucket=state.buckets[seat],
             bucket_sizes=tuple(sum(b) for b in state.buckets),
             buckets=state.buckets if over else None,
-            rounds=state.rounds if over else (),
+            round_buckets=state.round_buckets if over else (),
         )
 
     def outcome(self, state: State) -> Outcome | None:

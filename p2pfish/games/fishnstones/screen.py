@@ -157,9 +157,9 @@ RECAP_PARTS = 4 * 4 + 8 + 6 + 8 + 7 + len("  winner")
 """The recap's columns after the name: four rounds, the points, fish, stones, water, the winner mark."""
 
 
-def round_points(rounds: tuple[tuple[Bucket, ...], ...], seat: int) -> list[int]:
+def round_points(round_buckets: tuple[tuple[Bucket, ...], ...], seat: int) -> list[int]:
     """The points `seat` made in each round: its score at the round's end less its score before it."""
-    scores = [0, *(score(buckets[seat]) for buckets in rounds)]
+    scores = [0, *(score(buckets[seat]) for buckets in round_buckets)]
     return [after - before for before, after in itertools.pairwise(scores)]
 
 
@@ -170,7 +170,7 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...], width: 
     buckets = view.buckets
     shown = short_names(names, view.players, names_room(names, view.players, 12, width - RECAP_PARTS - 2))
     label = max(len(name) for name in shown) + 2
-    heads = "".join(f"r{number}".rjust(4) for number in range(1, len(view.rounds) + 1))
+    heads = "".join(f"r{number}".rjust(4) for number in range(1, len(view.round_buckets) + 1))
     out: StyleAndTextTuples = [
         ("class:title", "Final".ljust(label)),
         ("class:dim", heads),
@@ -181,7 +181,7 @@ def scores(view: View, names: tuple[str, ...], winners: tuple[int, ...], width: 
         style = "class:turn" if seat in winners else ""
         fish, stones, water = buckets[seat]
         out += [("", "\n"), (style or "class:title", shown[seat].ljust(label))]
-        out += [("", "".join(str(points).rjust(4) for points in round_points(view.rounds, seat)))]
+        out += [("", "".join(str(points).rjust(4) for points in round_points(view.round_buckets, seat)))]
         out += [(style, str(fish - stones).rjust(8)), ("class:dim", f"{fish:>6}{stones:>8}{water:>7}")]
         out.append((style, "  winner" if seat in winners else ""))
     rule = "Highest wins; a tie goes to the fewest stones, then is shared."

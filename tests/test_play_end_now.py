@@ -38,7 +38,8 @@ def test_a_dead_bot_is_left_behind_in_one_key_press_with_the_scores_so_far(tmp_p
     bots: list[int] = []
     try:
         wait_for(lambda: "Your move" in screen() or "Waiting" in screen(), WAIT_S, "the first board")
-        players = set(pids_with("play\0fishnstones\0--bots\0002\0--seed\0004"))
+        pane = subprocess.run([*tmux, "display", "-p", "#{pane_pid}"], capture_output=True, text=True, check=True)
+        players = {pid for pid in pids_with("play\0fishnstones\0") if _parent(pid) == int(pane.stdout)}
         bots = [pid for pid in pids_with("--bot\0") if _parent(pid) in players]
         assert len(bots) == 2, bots
         os.kill(bots[0], signal.SIGKILL)

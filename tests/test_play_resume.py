@@ -15,9 +15,11 @@ import pytest
 from conformance_helpers import wait_for
 
 from p2pfish.core.wire import Json
+from p2pfish.net.joincode import new_join_code
 from p2pfish.tools.events import parse_event
 
-CODE = "RSM234"
+CODE = new_join_code()
+"""Each run its own: the test finds its bots by their code among every process of the machine."""
 WAIT_S = 30.0
 LEAVE_S = 10.0
 """A bot leaves within this of its host's death (a moment, on a busy machine)."""

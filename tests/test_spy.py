@@ -81,6 +81,12 @@ def test_a_spy_reads_a_disguised_kuna_yala_bots_colour_little_better_than_blind(
     assert within_ten_points_of_blind(tally.hits, tally.decisions, 1 / 3)
 
 
+def test_a_spy_reads_nothing_of_a_random_kuna_yala_bots_colour() -> None:
+    tally = measure_secret_spy("kunayala", "random", games=1)
+    assert tally.decisions >= 30
+    assert within_ten_points_of_blind(tally.hits, tally.decisions, 1 / 3)
+
+
 def test_the_kuna_yala_bots_are_disguised_and_the_random_one_needs_no_disguise() -> None:
     for kind in ("greedy", "search"):
         assert isinstance(make_bot(kind, "kunayala", random.Random(0)), Disguised)

@@ -102,19 +102,26 @@ when the spy's copy of a search bot, which it cannot run exactly, chose another)
 
 def move_chances(inner: Player, view: Any, legal: Sequence[Action], rng: random.Random) -> list[float]:
     """The chance that `inner` plays each of `legal` on `view`, as the spy works it out: a bot with `values` picks
-    one of its best evenly; any other, the action its copy (a search bot's by its own search) chooses."""
+    one of its best evenly; a search bot, the action its copy's search chooses; any other, each action as often as
+    SPY_RUNS copies of it choose it."""
     values = getattr(inner, "values", None)
-    if isinstance(inner, SearchBot) or values is None:
-        twin: Any = copy.copy(inner) if isinstance(inner, SearchBot) else copy.deepcopy(inner)
+    if isinstance(inner, SearchBot):
+        twin = copy.copy(inner)
         twin._rng = random.Random(rng.getrandbits(64))
         chosen = legal.index(twin.choose(view, list(legal)))
-        best = [1.0 if i == chosen else 0.0 for i in range(len(legal))]
-    else:
+        counts = [1.0 if i == chosen else 0.0 for i in range(len(legal))]
+    elif values is not None:
         scores: list[float] = values(view, legal)
         top = max(scores)
-        best = [1.0 if score >= top - TIE else 0.0 for score in scores]
-    total = sum(best)
-    return [max(COLOUR_SPY_FLOOR, b / total) for b in best]
+        counts = [1.0 if score >= top - TIE else 0.0 for score in scores]
+    else:
+        counts = [0.0] * len(legal)
+        for _ in range(SPY_RUNS):
+            other: Any = copy.deepcopy(inner)
+            other._rng = random.Random(rng.getrandbits(64))
+            counts[legal.index(other.choose(view, list(legal)))] += 1.0
+    total = sum(counts)
+    return [max(COLOUR_SPY_FLOOR, count / total) for count in counts]
 
 
 @dataclass
@@ -175,8 +182,9 @@ class ColourSpy:
                 for secret in self._disguise.values
             }
         index = legal.index(action)
+        seed = self._rng.getrandbits(64)  # the same for every value: a bot blind to the secret shows nothing of it
         for value in self._disguise.values:
-            chances = move_chances(self._inner, self._disguise.as_if(view, value), legal, self._rng)
+            chances = move_chances(self._inner, self._disguise.as_if(view, value), legal, random.Random(seed))
             self._moves[value] += math.log(chances[index])
 
 

@@ -2,9 +2,19 @@
 played as if its colour were one drawn afresh for that turn — its own with probability `own_share(progress)`,
 else one of the three others, evenly.
 
-Early in the game its own colour is barely favoured (FIRST_SHARE), then ever more as the stacks run out
-(LAST_SHARE at the end): the first turns hide the colour while opponents can still act on it; the last ones,
-when little can still be done against it, score it.
+The share may rise over the game (FIRST_SHARE at the start, LAST_SHARE when the stacks are spent): late turns,
+when little can still be done against the colour, would score it. But a spy adds up the evidence of every turn,
+so what a later turn shows, it shows of the whole game. Measured with the greedy bot inside, heads-up, over 40
+games (10 for the first three lines) with tools/spy.py measure_secret_spy — the spy's hit rate before each of the
+bot's decisions, and at the game's end, against 1/3 blind — then its win rate against the undisguised greedy bot
+over 100 games:
+- undisguised: 96.5 %, 100 % at the end;
+- 0.25 rising to 1.0: 72 %, 100 %; wins 32 %;
+- 0.4 rising to 0.8: 81 %, 100 %; wins 33 %;
+- 0.3 rising to 0.4: 46 %, 58 %; wins 20 %;
+- 0.3 throughout: 40 %, 48 %; wins 22 % (and 88 % against the random bot, 99 % undisguised).
+Only the last keeps the spy within 10 points of blind at each decision: it is the default. Hiding the colour costs
+the bot much of its strength — a colour only scores when played for.
 """
 
 from typing import Any, Final
@@ -13,7 +23,7 @@ from p2pfish.bots.disguise import Disguise
 from p2pfish.games.kunayala.rules import FISH_COLOURS, View
 
 FIRST_SHARE: Final = 0.3
-"""The chance that a turn is played for the bot's own colour at the start of the game."""
+"""The chance that a turn is played for the bot's own colour at the start of the game (blind: 0.25)."""
 LAST_SHARE: Final = 0.3
 """... and at its end (in between, in proportion to the cards gone from the stacks)."""
 FULL_STACKS: Final = 95

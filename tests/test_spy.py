@@ -5,12 +5,18 @@ whose results are fixed by their seeds, against a looser bound). A Kuna Yala bot
 
 import math
 import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from p2pfish.bots.disguise import Disguised
+from p2pfish.bots.disguise import Disguise, Disguised
 from p2pfish.bots.mixed import SPY_MARGIN, capped_softmax, draw_hidden, uniform_hidden
-from p2pfish.games.registry import make_bot
+from p2pfish.core.player import Decision, PlaysBy
+from p2pfish.games.kunayala.disguise import colour_chances
+from p2pfish.games.registry import game_of, make_bot
+from p2pfish.selfplay import play_game
 from p2pfish.tools.spy import measure_secret_spy, measure_spy
 
 
@@ -92,3 +98,44 @@ def test_the_kuna_yala_bots_are_disguised_and_the_random_one_needs_no_disguise()
         assert isinstance(make_bot(kind, "kunayala", random.Random(0)), Disguised)
         assert not isinstance(make_bot(kind, "fishnstones", random.Random(0)), Disguised)
     assert not isinstance(make_bot("random", "kunayala", random.Random(0)), Disguised)
+
+
+def test_a_disguised_bot_plays_each_turn_as_one_colour_drawn_for_it() -> None:
+    """An inner bot that shows its colour outright (it plays the colour it is told): through the disguise, each
+    turn shows a colour drawn for that turn, the bot's own only at the Kuna Yala chances."""
+    colours = ("red", "yellow", "green", "blue")
+    disguise = Disguise(
+        secret=lambda view: view["colour"],
+        values=colours,
+        as_if=lambda view, colour: {**view, "colour": colour},
+        chances=lambda view, own: {c: 0.3 if c == own else 0.7 / 3 for c in colours},
+        period=lambda view: view["turn"],
+    )
+    shown: Any = PlaysBy(lambda view, legal: view["colour"])
+    bot = Disguised(shown, disguise, random.Random(4))
+    legal: Any = list(colours)
+    turns = [[bot.choose({"colour": "red", "turn": turn}, legal) for _ in range(2)] for turn in range(3000)]
+    assert all(first == second for first, second in turns), "a turn's decisions are played as one colour"
+    counts: Counter[Any] = Counter(first for first, _ in turns)
+    assert counts["red"] / 3000 == pytest.approx(0.3, abs=0.03)
+    assert min(counts[c] for c in colours[1:]) / 3000 == pytest.approx(0.7 / 3, abs=0.03)
+
+
+def test_the_kuna_yala_disguise_favours_the_own_colour_by_its_share_only() -> None:
+    view = next(decision.view for decision in kuna_yala_decisions())
+    chances = colour_chances(view, view.my_colour)
+    assert chances[view.my_colour] == pytest.approx(0.3)
+    assert sum(chances.values()) == pytest.approx(1.0)
+    assert max(p for c, p in chances.items() if c != view.my_colour) == pytest.approx(0.7 / 3)
+
+
+def kuna_yala_decisions() -> Iterator[Decision]:
+    rules = game_of("kunayala").rules
+    found: list[Decision] = []
+
+    def keep(view: Any, legal: list[Any]) -> Any:
+        found.append(Decision(view, legal))
+        return legal[0]
+
+    play_game(rules, 2, {}, [PlaysBy(keep), PlaysBy(lambda view, legal: legal[0])], random.Random(1))
+    return iter(d for d in found if len(d.legal) > 1)

@@ -12,7 +12,8 @@ over 100 games:
 - 0.25 rising to 1.0: 72 %, 100 %; wins 32 %;
 - 0.4 rising to 0.8: 81 %, 100 %; wins 33 %;
 - 0.3 rising to 0.4: 46 %, 58 %; wins 20 %;
-- 0.3 throughout: 40 %, 48 %; wins 22 % (and 88 % against the random bot, 99 % undisguised).
+- 0.3 throughout: 40 %, 48 % (over 100 games: 43 %, 48 %); wins 22 % (and 88 % against the random bot, 99 %
+  undisguised).
 Only the last keeps the spy within 10 points of blind at each decision: it is the default. Hiding the colour costs
 the bot much of its strength — a colour only scores when played for.
 """

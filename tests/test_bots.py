@@ -39,11 +39,15 @@ MATCHES = [
     Match("fishfish", 2, 300, 1, ("greedy", "random"), share=0.6, margin=6),
     Match("fishfish", 4, 200, 2, ("random", "greedy"), ratio=2.2, margin=10),
     Match("fishfish", 4, 200, 3, ("greedy", "random", "random", "random"), share=0.4, margin=8),
-    Match("kingfish", 2, 200, 1, ("greedy", "random"), share=0.95, factor=3),
+    # The random bot draws its bait's suit evenly (a secret a spy cannot read), which makes it a little better.
+    Match("kingfish", 2, 200, 1, ("greedy", "random"), share=0.95, factor=2.5),
     Match("kingfish", 4, 60, 2, ("greedy", "random", "random", "random"), share=0.9, factor=2.5),
-    Match("kunayala", 2, 200, 1, ("greedy", "random"), share=0.85, margin=8),
-    Match("kunayala", 3, 120, 2, ("greedy", "random", "random"), share=0.7, margin=6),
-    Match("kunayala", 4, 150, 3, ("random", "greedy"), ratio=5, margin=3),
+    # The Kuna Yala greedy bot plays most turns as if its colour were another (games/kunayala/disguise.py), so
+    # that a spy cannot read its colour from its moves: that costs it (99 % of heads-up games against random
+    # before, 88 % with the disguise).
+    Match("kunayala", 2, 200, 1, ("greedy", "random"), share=0.8, margin=6),
+    Match("kunayala", 3, 120, 2, ("greedy", "random", "random"), share=0.6, margin=3),
+    Match("kunayala", 4, 150, 3, ("random", "greedy"), ratio=2, margin=1),
 ]
 
 

@@ -7,7 +7,7 @@ guesses right with probability at most that cap. Within that bound the better ch
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final, TypeVar
 
 SPY_MARGIN: Final = 0.05
@@ -44,3 +44,34 @@ def draw_secret(rng: random.Random, choices: Sequence[T], values: Sequence[float
     """One of `choices`, drawn from capped_softmax(values, temperature) with `rng`."""
     weights = capped_softmax(values, temperature)
     return rng.choices(list(choices), weights)[0]
+
+
+def draw_hidden(
+    rng: random.Random,
+    legal: Sequence[T],
+    values: Sequence[float],
+    hidden: Callable[[T], Hashable],
+    temperature: float,
+) -> T:
+    """A secret choice where what stays hidden is `hidden(action)` (several actions may hide the same, as the
+    King Fish baits of one suit do): the hidden value is drawn from capped_softmax over each one's best action's
+    value — so no hidden value is likelier than 1/k + SPY_MARGIN — and then its best action is played."""
+    best: dict[Hashable, tuple[float, T]] = {}
+    for action, value in zip(legal, values, strict=True):
+        key = hidden(action)
+        if key not in best or value > best[key][0]:
+            best[key] = (value, action)
+    keys = list(best)
+    return best[draw_secret(rng, keys, [best[k][0] for k in keys], temperature)][1]
+
+
+def uniform_hidden(rng: random.Random, legal: Sequence[T], hidden: Callable[[T], Hashable]) -> T:
+    """A secret choice drawn evenly over what stays hidden (then evenly over the actions hiding it): blind
+    guessing is all a spy can do."""
+    groups: dict[Hashable, list[T]] = {}
+    for action in legal:
+        groups.setdefault(hidden(action), []).append(action)
+    if len(groups) == len(legal):
+        return legal[rng.randrange(len(legal))]
+    chosen = list(groups.values())[rng.randrange(len(groups))]
+    return chosen[rng.randrange(len(chosen))]

@@ -10,7 +10,8 @@ bots as the playout policy, which makes it strong at a few hundred iterations (a
 show through the greedy playouts rather than through a deeper tree).
 
 A secret choice (a SecretChoice, or what the game's `secret` says is one) is drawn from capped_softmax over
-the actions' mean values, so the search reveals no more of the secret than the greedy bot does.
+the best mean value of each thing it may hide (the game's `hidden`: a King Fish bait's suit), so the search
+reveals no more of the secret than the greedy bot does.
 """
 
 import math
@@ -18,9 +19,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
-from p2pfish.bots.mixed import draw_secret
+from p2pfish.bots.mixed import draw_hidden
 from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
 from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Outcome, ShuffleRequest
 from p2pfish.core.player import Player
@@ -236,7 +238,7 @@ class SearchBot:
         if self._sampler.secret(view, legal):
             means, visits = self.values(view, legal)
             seen = [m if v else min(x for x in means if x > -math.inf) for m, v in zip(means, visits, strict=True)]
-            return draw_secret(self._rng, legal, seen, SECRET_TEMPERATURE)
+            return draw_hidden(self._rng, legal, seen, partial(self._sampler.hidden, view), SECRET_TEMPERATURE)
         greedy = legal.index(self._policy(random.Random(self._rng.getrandbits(64))).choose(view, list(legal)))
         means, visits = self.values(view, legal, keep=greedy)
         most = max(visits)

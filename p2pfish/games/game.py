@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from p2pfish.core.game import AnyRules
 
 if TYPE_CHECKING:
+    from p2pfish.bots.disguise import Disguise
     from p2pfish.bots.search import Sampler
     from p2pfish.core.player import Player
     from p2pfish.ui.kit import GameUi
@@ -29,16 +30,20 @@ class Game:
     """Whether it deals from a mental-poker deck (the deck cheats apply to it)."""
     shortest_game: Mapping[int, int]
     """Per table size, fewer messages than any bot game of it holds (where the crash soak may strike)."""
+    disguise: "Callable[[], Disguise | None]" = lambda: None
+    """How its bots keep a dealt secret from showing in their moves (None: it has no such secret)."""
 
     @property
     def id(self) -> str:
         return self.rules.id
 
 
-def game_in_folder(folder: str, rules: AnyRules, *, deals_cards: bool, shortest_game: Mapping[int, int]) -> Game:
+def game_in_folder(
+    folder: str, rules: AnyRules, *, deals_cards: bool, shortest_game: Mapping[int, int], disguised: bool = False
+) -> Game:
     """The entry of the game in package `folder` (its `__name__`): its bot is the class GREEDY of its greedy.py,
-    its determinizer the SAMPLER of its sampler.py, its terminal kit the KIT of its kit.py, each imported when
-    first asked for."""
+    its determinizer the SAMPLER of its sampler.py, its terminal kit the KIT of its kit.py, and if `disguised` its
+    bots' disguise the DISGUISE of its disguise.py, each imported when first asked for."""
 
     def greedy(rng: random.Random) -> "Player":
         make: Callable[[random.Random], Player] = importlib.import_module(f"{folder}.greedy").GREEDY
@@ -52,6 +57,18 @@ def game_in_folder(folder: str, rules: AnyRules, *, deals_cards: bool, shortest_
         kit: GameUi = importlib.import_module(f"{folder}.kit").KIT
         return kit
 
+    def disguise() -> "Disguise | None":
+        if not disguised:
+            return None
+        found: Disguise = importlib.import_module(f"{folder}.disguise").DISGUISE
+        return found
+
     return Game(
-        rules=rules, greedy=greedy, sampler=sampler, ui=ui, deals_cards=deals_cards, shortest_game=shortest_game
+        rules=rules,
+        greedy=greedy,
+        sampler=sampler,
+        ui=ui,
+        deals_cards=deals_cards,
+        shortest_game=shortest_game,
+        disguise=disguise,
     )

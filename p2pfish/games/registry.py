@@ -9,6 +9,7 @@ import random
 from typing import TYPE_CHECKING, Final
 
 from p2pfish.bots import BOT_KINDS
+from p2pfish.bots.disguise import Disguised
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.bots.search import DEFAULT_BUDGET, Budget, SearchBot
 from p2pfish.core.errors import MalformedInput
@@ -54,12 +55,18 @@ def kit_for(game_id: str) -> "GameUi":
 
 def make_bot(kind: str, game_id: str, rng: random.Random, *, budget: Budget = DEFAULT_BUDGET) -> Player:
     """A bot of `kind` for `game_id`, drawing its own random choices (if any) from `rng`; a search bot searches
-    each move within `budget`."""
+    each move within `budget`. Where the game has a dealt secret that moves give away, the greedy and search bots
+    are disguised (p2pfish/bots/disguise.py); a random bot's moves show nothing of it."""
     game = game_of(game_id)
-    if kind == "search":
-        return SearchBot(game.rules, game.sampler(), game.greedy, rng, budget)
+    bot: Player
     if kind == "random":
-        return RandomBot(rng)
-    if kind == "greedy":
-        return game.greedy(rng)
-    raise MalformedInput(f"no {kind!r} bot for {game_id} (bots: {', '.join(BOT_KINDS)})")
+        sampler = game.sampler()
+        return RandomBot(rng, sampler.secret, sampler.hidden)
+    if kind == "search":
+        bot = SearchBot(game.rules, game.sampler(), game.greedy, rng, budget)
+    elif kind == "greedy":
+        bot = game.greedy(rng)
+    else:
+        raise MalformedInput(f"no {kind!r} bot for {game_id} (bots: {', '.join(BOT_KINDS)})")
+    disguise = game.disguise()
+    return bot if disguise is None else Disguised(bot, disguise, rng)

@@ -12,7 +12,18 @@ from typing import Any, Final
 
 from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action
-from p2pfish.games.fishnstones.rules import DEFAULT_MIX, FISH, NEIGHBOURS, STONE, Bait, Cast, Fish, NoBait, View
+from p2pfish.games.fishnstones.rules import (
+    DEFAULT_MIX,
+    FISH,
+    NEIGHBOURS,
+    STONE,
+    Bait,
+    Cast,
+    Fish,
+    NoBait,
+    View,
+    column_spots,
+)
 
 CARD_VALUE = {FISH: 1.0, STONE: -1.0}
 COVERED_CARD_VALUE = (DEFAULT_MIX[FISH] - DEFAULT_MIX[STONE]) / sum(DEFAULT_MIX.values())
@@ -55,15 +66,35 @@ class GreedyFishNStones:
         return first
 
     def _after_bait(self, view: View, bait: Action) -> float:
+        """The best stack left in the bot's column when its turn to fish comes, after `bait`."""
         assert view.my_cat is not None
-        spots = view.column(view.seat, view.my_cat)
-        values = {s: stack_value(view, s) for s in spots}
+        values = [stack_value(view, spot) for spot in range(len(view.tops))]
+        filled = [height > 0 for height in view.heights]
         if isinstance(bait, Bait):
-            values[bait.target] = values[bait.target] + stack_value(view, bait.source)
-            if bait.source in values:
-                values[bait.source] = 0.0
-            return max(values.values()) - 1e-9
-        return max(values.values())
+            values[bait.target] += values[bait.source]
+            values[bait.source], filled[bait.source] = 0.0, False
+            filled[bait.target] = True
+        for spots in columns_fished_before(view):
+            taken = max((s for s in spots if filled[s]), key=lambda s: values[s], default=None)
+            if taken is not None:
+                values[taken], filled[taken] = 0.0, False
+        best = max(values[s] for s in view.column(view.seat, view.my_cat))
+        return best - 1e-9 if isinstance(bait, Bait) else best
+
+
+def columns_fished_before(view: View) -> list[tuple[int, ...]]:
+    """The columns, in fishing order, of the players who fish before this seat this round and whose bait showed
+    their column (a bait's target lies in its baiter's column)."""
+    order = [(view.start + turn) % view.players for turn in range(view.players)]
+    earlier = order[: order.index(view.seat)]
+    columns = []
+    for seat in earlier:
+        targets = [target for baiter, target, _ in view.baits if baiter == seat]
+        if targets:
+            columns.append(
+                next(spots for k in (1, 2, 3) if targets[0] in (spots := column_spots(view.players, seat, k)))
+            )
+    return columns
 
 
 def _fish_value(view: View, fish: Action) -> float:

@@ -8,6 +8,9 @@ from p2pfish.core.actions import Action
 
 
 class RandomBot:
+    at_once = True
+    """It decides in microseconds (core/player.py decides_at_once)."""
+
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 

@@ -647,7 +647,7 @@ async def _run(
         if tidy and not transcript:
             transcript = str(transcript_beside(path))
         if transcript:
-            write_private_file(Path(transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
+            write_private_file(Path(transcript), b"\n".join([*session.transcript(), b""]), "transcript")  # one copy
         if tidy:
             _remove_store(store, path)
         outcome = session.outcome()

@@ -58,7 +58,8 @@ def comma_list(text: str) -> list[str]:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from p2pfish.bots.engine import DEFAULT_MOVE_S, seat_engine
+    from p2pfish.bots import DEFAULT_MOVE_S
+    from p2pfish.bots.engine import seat_engine
     from p2pfish.games.registry import get_rules
     from p2pfish.selfplay import selfplay
 
@@ -164,7 +165,8 @@ def _peer_options(args: argparse.Namespace) -> "PeerOptions":
 def _check_engine(args: argparse.Namespace) -> None:
     """--engine names a program that can be run, with a positive --engine-time; its fallback bot is --bot
     (greedy unless given)."""
-    from p2pfish.bots.engine import DEFAULT_MOVE_S, engine_argv
+    from p2pfish.bots import DEFAULT_MOVE_S
+    from p2pfish.bots.engine import engine_argv
 
     args.engine_time = DEFAULT_MOVE_S if args.engine_time is None else args.engine_time
     if not 0 < args.engine_time < math.inf:

@@ -15,9 +15,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from p2pfish.tools.cli import main as tools_main
 
         return tools_main(words)
+    without_tls()
     from p2pfish.cli import main as player_main
 
     return player_main(words)
+
+
+def without_tls() -> None:
+    """Keep `ssl` out of a player's process: asyncio imports it (1 MB resident: the module and libssl) only to
+    offer TLS transports, and p2pfish never opens one (its links are ZeroMQ CURVE). asyncio, and every library
+    a peer uses, does without it when its import fails; a process that imported it already keeps it."""
+    if "ssl" not in sys.modules:
+        sys.modules["ssl"] = None  # type: ignore[assignment]  # `import ssl` now raises ImportError
 
 
 def run() -> NoReturn:

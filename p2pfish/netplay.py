@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import zmq.asyncio
 
 from p2pfish.botpeers import BotPeers, BotSeat
-from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
+from p2pfish.bots import DEFAULT_MOVE_S
 from p2pfish.core.actions import Dealt
 from p2pfish.core.errors import P2pfishError, UsageError, usage_errors
 from p2pfish.core.game import AnyRules
@@ -57,6 +57,7 @@ from p2pfish.session.setup import SHOWN_NAME_CHARS, GameSetup
 from p2pfish.session.store import SqliteStore, Store
 
 if TYPE_CHECKING:
+    from p2pfish.bots.engine import EnginePlayer
     from p2pfish.net.discovery import Advertiser, LobbyAd
 
 MESH_RECORD = "net/mesh"
@@ -273,6 +274,8 @@ class BotFrontend:
         bot = make_bot(self.options.bot, session.setup.game, random.Random(self.options.seed))
         if self.options.engine is None:
             return bot
+        from p2pfish.bots.engine import EnginePlayer  # loaded only for a seat an engine plays
+
         setup, seat = session.setup, session.seat
         assert seat is not None
         self.engine = EnginePlayer(
@@ -636,6 +639,15 @@ def _refused_start(refused: StartRefused, seat: int | None, options: PeerOptions
     return 1
 
 
+def _engine_report(player: Player | None) -> dict[str, Json] | None:
+    """How the engine played, when one plays the seat (its module is loaded only then)."""
+    if "p2pfish.bots.engine" not in sys.modules:
+        return None
+    from p2pfish.bots.engine import EnginePlayer
+
+    return player.report() if isinstance(player, EnginePlayer) else None
+
+
 def _peak_rss_mb() -> float:
     """This process's peak resident memory. Linux's VmHWM starts afresh at exec; getrusage's maximum (the
     fallback elsewhere) carries over the peak of the process this one was forked from."""
@@ -829,7 +841,7 @@ async def _run(
         if tidy and not transcript:
             transcript = str(transcript_beside(path))
         if transcript:
-            write_private_file(Path(transcript), b"\n".join(session.transcript()) + b"\n", "transcript")
+            write_private_file(Path(transcript), b"\n".join([*session.transcript(), b""]), "transcript")  # one copy
         if tidy:
             _remove_store(store, path)
         outcome = session.outcome()
@@ -849,8 +861,9 @@ async def _run(
             "peak_rss_mb": _peak_rss_mb(),
         }  # fmt: skip
         await front.finished(session, node)
-        if isinstance(node.player, EnginePlayer):
-            result["engine"] = node.player.report()
+        report = _engine_report(node.player)
+        if report is not None:
+            result["engine"] = report
     finally:
         store.close()
     emit(options, "result", result)

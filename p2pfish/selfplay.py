@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer, check_seat_engines
+from p2pfish.bots import DEFAULT_MOVE_S
+from p2pfish.bots.engine import EnginePlayer, check_seat_engines
 from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.game import AnyRules, ChanceEvent, ChanceRequest, Known, Outcome, ShuffleRequest

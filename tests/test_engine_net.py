@@ -14,7 +14,8 @@ import pytest
 from conformance_helpers import stored_messages, wait_for
 from transport_helpers import heartbeat_times
 
-from p2pfish.bots.engine import DEFAULT_MOVE_S, EnginePlayer
+from p2pfish.bots import DEFAULT_MOVE_S
+from p2pfish.bots.engine import EnginePlayer
 from p2pfish.bots.random_bot import RandomBot
 from p2pfish.core.actions import Action
 from p2pfish.core.player import Player

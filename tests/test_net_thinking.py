@@ -4,6 +4,7 @@ keeps sending heartbeats (and reading frames) on time."""
 import asyncio
 import contextlib
 import itertools
+import threading
 import time
 from random import Random
 from typing import Any
@@ -78,3 +79,45 @@ def test_a_slow_bot_does_not_delay_its_peers_heartbeats() -> None:
     # each decision spins 0.6 s: deciding on the loop would leave gaps of 0.6 s or more between heartbeats
     assert len(beats) > 3 * THINK_S / HEARTBEAT_S / 3
     assert max(gaps) < THINK_S / 2, sorted(gaps)[-5:]
+
+
+class ThreadRecorder:
+    """Plays at random and notes on which thread each decision is made."""
+
+    def __init__(self, *, at_once: bool) -> None:
+        self.at_once = at_once
+        self.threads: set[str] = set()
+        self._random = RandomBot(Random(3))
+
+    def choose(self, view: Any, legal: list[Action]) -> Action:
+        self.threads.add(threading.current_thread().name)
+        return self._random.choose(view, legal)
+
+
+def _play_to_the_end(players: list[ThreadRecorder]) -> None:
+    roster = tuple(s.public_bytes for s in SIGNERS)
+    setup = GameSetup.create("fishnstones", {}, roster, ("a", "b"))
+    hub = LoopbackHub(2)
+    timers = NodeTimers(heartbeat_s=HEARTBEAT_S, resend_after_s=0.1, drop_after_s=1e9, linger_s=0.2)
+    nodes = [
+        PeerNode(
+            Session(setup, s, SIGNERS[s], MemoryStore(), rules=get_rules(setup.game)),
+            hub.endpoints[s],
+            p,
+            timers=timers,
+        )
+        for s, p in enumerate(players)
+    ]
+
+    async def play() -> None:
+        await asyncio.wait_for(asyncio.gather(*(node.run() for node in nodes)), 30)
+
+    asyncio.run(play())
+    assert all(node.session.finished for node in nodes)
+
+
+def test_a_player_that_decides_at_once_decides_on_the_loop_and_others_in_a_worker_thread() -> None:
+    quick, slow = ThreadRecorder(at_once=True), ThreadRecorder(at_once=False)
+    _play_to_the_end([quick, slow])
+    assert quick.threads == {threading.main_thread().name}
+    assert slow.threads and threading.main_thread().name not in slow.threads

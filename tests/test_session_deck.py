@@ -308,3 +308,28 @@ def test_a_seat_that_goes_quiet_instead_of_turning_up_its_face_down_card_is_name
     assert fault is not None and (fault.seat, fault.kind) == (quiet, "timeout")
     assert "face-down move stays unproven" in fault.reason
     assert len(fault.evidence) == 1 and b'"t":"play"' in fault.evidence[0], "its face-down play is the evidence"
+
+
+def test_each_seat_checks_the_passes_of_the_others_and_not_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from p2pfish.crypto.proven_deck import verify_lock_pass as lock_check
+    from p2pfish.crypto.proven_deck import verify_rekey_pass as rekey_check
+    from p2pfish.session import deck_turns
+
+    checked: list[tuple[str, int]] = []
+
+    def count_lock(context: bytes, cards: Any, lock: Any, seat: int) -> None:
+        checked.append(("lock", seat))
+        lock_check(context, cards, lock, seat)
+
+    def count_rekey(context: bytes, cards: Any, lock_point: Any, rekey: Any, seat: int) -> None:
+        checked.append(("rekey", seat))
+        rekey_check(context, cards, lock_point, rekey, seat)
+
+    monkeypatch.setattr(deck_turns, "verify_lock_pass", count_lock)
+    monkeypatch.setattr(deck_turns, "verify_rekey_pass", count_rekey)
+    game = table(3)
+    game.run()
+    assert all(s.finished and s.fault is None for s in game.sessions)
+    # three seats, each checking the two others' lock and rekey passes of the one deck
+    assert sorted(checked) == sorted((kind, seat) for kind in ("lock", "rekey") for seat in range(3) for _ in range(2))
+    assert audit(game.sessions[0].transcript(), RULES).verified  # an observer checks every pass

@@ -5,6 +5,7 @@ chance comes from the joint randomness, a cat column stays secret until its reve
 
 import json
 import random
+from typing import Any
 
 import pytest
 from session_helpers import (
@@ -22,11 +23,13 @@ from session_helpers import (
 from p2pfish.core.actions import Chance, Commit, Reveal
 from p2pfish.core.wire import Json, Scalar, str_field
 from p2pfish.crypto.commitment import check_opening
+from p2pfish.crypto.identity import Identity
 from p2pfish.crypto.randomness import contribution_purpose, draw, joint_seed, next_draw_purpose
 from p2pfish.games.fishnstones.rules import RULES
 from p2pfish.games.registry import get_rules
 from p2pfish.session.bodies import hex_field, turn_of
 from p2pfish.session.session import ChatReceived, Finished, Session
+from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore
 
 SEEDS = (0, 1, 2)
@@ -385,3 +388,34 @@ def test_an_observer_does_not_relay() -> None:
         observer.receive(line)
     assert observer.finished
     assert observer.take_outbox() == []
+
+
+class CountingRules:
+    """The rules of a game, counting how often the session asks whose move it is."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.asked = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rules, name)
+
+    def to_act(self, state: Any) -> Any:
+        self.asked += 1
+        return self.rules.to_act(state)
+
+    def chance(self, state: Any) -> Any:
+        self.asked += 1
+        return self.rules.chance(state)
+
+
+def test_a_seat_asked_again_in_an_unchanged_state_is_answered_without_asking_the_rules() -> None:
+    signers = [Identity.from_seed(bytes([seat + 21]) * 32) for seat in range(2)]
+    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("a", "b"))
+    rules = CountingRules(get_rules("fishnstones"))
+    session = Session(setup, 1, signers[1], MemoryStore(), rules=rules)
+    session.start()
+    assert session.decision() is None  # the game opens with a draw: nobody decides yet
+    asked = rules.asked
+    assert [session.decision() for _ in range(5)] == [None] * 5
+    assert rules.asked == asked

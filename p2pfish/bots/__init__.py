@@ -6,4 +6,7 @@ BOT_KINDS = ("random", "greedy", "search")
 LEVELS = {"easy": "random", "normal": "greedy", "hard": "search"}
 """The difficulty a player picks, and the bot kind that plays it."""
 
-__all__ = ["BOT_KINDS", "LEVELS"]
+DEFAULT_MOVE_S = 5.0
+"""An engine's time for one move unless told otherwise (here, so that naming it does not load bots/engine.py)."""
+
+__all__ = ["BOT_KINDS", "DEFAULT_MOVE_S", "LEVELS"]

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from p2pfish.bots import DEFAULT_MOVE_S
 from p2pfish.bots.engine_protocol import (
     MAX_LINE_BYTES,
     EngineFault,
@@ -47,8 +48,6 @@ from p2pfish.core.player import Player
 from p2pfish.core.text import printable
 from p2pfish.core.wire import Json
 
-DEFAULT_MOVE_S: Final = 5.0
-"""An engine's time for one move unless told otherwise."""
 HELLO_S: Final = 10.0
 """How long an engine may take to start and answer `hello`."""
 QUIT_S: Final = 1.0

@@ -13,6 +13,9 @@ Hidden = Callable[[Any, Action], object]
 
 
 class RandomBot:
+    at_once = True
+    """It decides in microseconds (core/player.py decides_at_once)."""
+
     def __init__(self, rng: random.Random, secret: SecretTest | None = None, hidden: Hidden | None = None) -> None:
         """`secret` tells a secret choice, `hidden` what of it stays hidden (the game's sampler's)."""
         self._rng, self._secret, self._hidden = rng, secret, hidden

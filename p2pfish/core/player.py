@@ -21,6 +21,8 @@ class Decision(NamedTuple):
 
 
 class Player(Protocol):
+    """A player may also have `at_once = True` (see decides_at_once)."""
+
     def choose(self, view: Any, legal: list[Action]) -> Action:
         """One of `legal`, chosen from what `view` shows."""
         ...
@@ -31,6 +33,17 @@ class PlaysBy:
     """A Player that is one function (view, legal) -> action: a test's or a benchmark's strategy."""
 
     choose: Callable[[Any, list[Action]], Action]
+    at_once: bool = False
+    """The function decides in well under a millisecond (see decides_at_once)."""
+
+
+def decides_at_once(player: object) -> bool:
+    """The player says it decides at once: well under a millisecond, tens at worst against a 200 ms heartbeat
+    (an `at_once` attribute that is True: the random bot, the greedy bots, a benchmark's strategy). A peer
+    runner then makes its moves inline, without handing each decision to a worker thread and back (which
+    costs more than the decision). A player that may think longer (a search bot, an engine) decides in a
+    worker thread so that the peer's timers run on."""
+    return getattr(player, "at_once", False) is True
 
 
 def decision_for(rules: AnyRules, state: Any, seat: int, known: Known) -> Decision:

@@ -2,9 +2,13 @@
 
 The key file is PKCS#8 PEM, created with mode 0600 under $XDG_CONFIG_HOME/p2pfish/ (else
 ~/.config/p2pfish/). It is written in full to a private temporary file first and then linked into place,
-so no other process ever sees a half-written key and an existing key is never overwritten.
+so no other process ever sees a half-written key and an existing key is never overwritten. The signing and
+checking are ed25519.py's; the key file is RFC 8410's PKCS#8 form of the seed, read and written here (a file in
+another PKCS#8 form is read through `cryptography`, imported only then).
 """
 
+import base64
+import binascii
 import contextlib
 import hashlib
 import os
@@ -14,11 +18,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-
 from p2pfish.core.errors import P2pfishError
+from p2pfish.crypto import ed25519
 
 KEY_FILE_NAME = "identity_ed25519.pem"
 PUBLIC_KEY_BYTES = 32
@@ -27,6 +28,10 @@ SEED_BYTES = 32
 FINGERPRINT_BYTES = 8
 OWNER_ONLY = 0o600
 FOREIGN_ACCESS_BITS = 0o077
+PKCS8_SEED_PREFIX = bytes.fromhex("302e020100300506032b657004220420")
+"""RFC 8410: the DER of an Ed25519 private key (version 0, no public key, no attributes) up to its 32-byte seed."""
+PEM_BEGIN, PEM_END = "-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----"
+PEM_LINE = 64
 
 
 class IdentityFileError(P2pfishError):
@@ -36,22 +41,20 @@ class IdentityFileError(P2pfishError):
 class Identity:
     """One player's signing key. The private key never leaves this object except into its key file."""
 
-    def __init__(self, private_key: Ed25519PrivateKey) -> None:
+    def __init__(self, private_key: ed25519.PrivateKey) -> None:
         self._private_key = private_key
-        self.public_bytes: bytes = private_key.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw
-        )
+        self.public_bytes: bytes = private_key.public_bytes
 
     @classmethod
     def generate(cls) -> "Identity":
-        return cls(Ed25519PrivateKey.generate())
+        return cls.from_seed(secrets.token_bytes(SEED_BYTES))
 
     @classmethod
     def from_seed(cls, seed: bytes) -> "Identity":
         """The identity whose RFC 8032 private key is `seed` (32 bytes); for test vectors."""
         if len(seed) != SEED_BYTES:
             raise ValueError(f"an Ed25519 seed is {SEED_BYTES} bytes, not {len(seed)}")
-        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+        return cls(ed25519.PrivateKey(seed))
 
     @property
     def fingerprint(self) -> str:
@@ -62,9 +65,10 @@ class Identity:
         return self._private_key.sign(message)
 
     def to_pem(self) -> bytes:
-        return self._private_key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-        )
+        """The key file's text: the seed as an unencrypted PKCS#8 PEM (RFC 8410)."""
+        body = base64.b64encode(PKCS8_SEED_PREFIX + self._private_key.seed).decode("ascii")
+        lines = [PEM_BEGIN, *(body[i : i + PEM_LINE] for i in range(0, len(body), PEM_LINE)), PEM_END, ""]
+        return "\n".join(lines).encode("ascii")
 
     def __repr__(self) -> str:
         return f"Identity({self.fingerprint})"
@@ -72,13 +76,7 @@ class Identity:
 
 def verify(public_bytes: bytes, message: bytes, signature: bytes) -> bool:
     """True when `signature` is a valid Ed25519 signature of `message` by `public_bytes`; never raises."""
-    if len(public_bytes) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
-        return False
-    try:
-        Ed25519PublicKey.from_public_bytes(public_bytes).verify(signature, message)
-    except (InvalidSignature, ValueError, TypeError):
-        return False
-    return True
+    return ed25519.verify(public_bytes, message, signature)
 
 
 def fingerprint(public_bytes: bytes) -> str:
@@ -113,13 +111,39 @@ def load(path: str | os.PathLike[str]) -> Identity:
         data = key_path.read_bytes()
     except OSError as error:
         raise IdentityFileError(f"cannot read the identity key {key_path}: {error.strerror}") from None
+    seed = _pkcs8_seed(data)
+    return Identity.from_seed(seed) if seed is not None else _load_other_pkcs8(key_path, data)
+
+
+def _pkcs8_seed(data: bytes) -> bytes | None:
+    """The seed of a key file in the RFC 8410 form this module writes, else None."""
+    lines = data.decode("ascii", errors="replace").strip().splitlines()
+    if len(lines) < 3 or lines[0].strip() != PEM_BEGIN or lines[-1].strip() != PEM_END:
+        return None
+    try:
+        der = base64.b64decode("".join(line.strip() for line in lines[1:-1]), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(der) != len(PKCS8_SEED_PREFIX) + SEED_BYTES or not der.startswith(PKCS8_SEED_PREFIX):
+        return None
+    return der[len(PKCS8_SEED_PREFIX) :]
+
+
+def _load_other_pkcs8(key_path: Path, data: bytes) -> Identity:
+    """A key file in another form (or none): read through `cryptography`, which says what it holds."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     try:
         private_key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError):
         raise IdentityFileError(f"{key_path} is not an unencrypted PEM private key") from None
     if not isinstance(private_key, Ed25519PrivateKey):
         raise IdentityFileError(f"{key_path} holds a {type(private_key).__name__}, not an Ed25519 key")
-    return Identity(private_key)
+    seed = private_key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    return Identity.from_seed(seed)
 
 
 def _check_private(path: Path, info: os.stat_result) -> None:

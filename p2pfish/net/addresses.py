@@ -8,8 +8,7 @@ an outside address, which sends nothing, only says which of them to list first.
 import contextlib
 import ipaddress
 import socket
-
-import ifaddr
+from typing import Any
 
 LOOPBACK = "127.0.0.1"
 OUTSIDE = "10.255.255.255"
@@ -21,7 +20,7 @@ def lan_addresses() -> list[str]:
     unspecified. The default route's first, link-local (169.254/16, a cable with no DHCP) last."""
     found: list[str] = []
     with contextlib.suppress(OSError):
-        for adapter in ifaddr.get_adapters():
+        for adapter in _adapters():
             for ip in adapter.ips:
                 if isinstance(ip.ip, str) and _usable(ip.ip) and ip.ip not in found:
                     found.append(ip.ip)
@@ -50,13 +49,20 @@ def same_network(address: str) -> bool:
     except ValueError:
         return False
     with contextlib.suppress(OSError):
-        for adapter in ifaddr.get_adapters():
+        for adapter in _adapters():
             for ip in adapter.ips:
                 if isinstance(ip.ip, str) and _usable(ip.ip):
                     network = ipaddress.IPv4Network(f"{ip.ip}/{ip.network_prefix}", strict=False)
                     if wanted in network:
                         return True
     return False
+
+
+def _adapters() -> list[Any]:
+    """The interfaces (ifaddr, imported only here: a joiner that never lists them does not load it)."""
+    import ifaddr
+
+    return list(ifaddr.get_adapters())
 
 
 def _usable(address: str) -> bool:

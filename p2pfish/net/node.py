@@ -21,12 +21,9 @@ once the game waits for it past the timeout, the session stops the game naming i
 A player (a bot) decides in a worker thread while the event loop runs on, so a slow decision (a search bot
 thinking for a second) never holds back heartbeats, resends or the reading of frames; its move is made on the
 loop once it is ready, if the session still waits for it and it is still legal (else the seat decides again).
-Without a running event loop (a test stepping the node by hand) the player decides at once.
-
-A player (a bot) decides in a worker thread while the event loop runs on, so a slow decision (a search bot
-thinking for a second) never holds back heartbeats, resends or the reading of frames; its move is made on the
-loop once it is ready, if the session still waits for it and it is still legal (else the seat decides again).
-Without a running event loop (a test stepping the node by hand) the player decides at once.
+A player that decides at once (core/player.py decides_at_once: the random and greedy bots) decides on the loop
+instead: the handoff to a thread and back would cost more than its decision, and lengthen every turn. Without
+a running event loop (a test stepping the node by hand) the player decides at once.
 
 Every frame's size is checked before it is parsed: a signed message is at most MAX_MESSAGE_BYTES, a
 heartbeat, goodbye or away frame at most MAX_BEAT_BYTES. A frame over its limit (libzmq refuses
@@ -51,7 +48,7 @@ from dataclasses import dataclass
 
 from p2pfish.core.actions import Action
 from p2pfish.core.errors import P2pfishError
-from p2pfish.core.player import Player
+from p2pfish.core.player import Player, decides_at_once
 from p2pfish.net import heads
 from p2pfish.net.heads import Heads
 from p2pfish.net.transport import Transport
@@ -685,7 +682,27 @@ class PeerNode:
             return
         runner.flush(self.session, self._send_own, self._tell)
         self._note_accepted()
-        self._think(loop)
+        if self.player is not None and decides_at_once(self.player):
+            self._decide_here(self.player)
+        else:
+            self._think(loop)
+
+    def _decide_here(self, player: Player) -> None:
+        """Make a quick player's moves on the loop while they are due (a player that fails stops the run, as
+        one deciding in a worker thread does)."""
+        while self._player_failed is None and not self._over():
+            decision = self.session.decision()
+            if decision is None:
+                return
+            try:
+                action = player.choose(*decision)
+            except Exception as error:  # the run reports it (PeerFailed), as for a worker thread
+                self._player_failed = error
+                self._woken.set()
+                return
+            self.session.act(action)
+            runner.flush(self.session, self._send_own, self._tell)
+            self._note_accepted()
 
     def _think(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start the player deciding in a worker thread, if a decision is due and it is not deciding already."""

@@ -169,6 +169,8 @@ class SessionCore:
         again after that)."""
         self.accepted: list[bytes] = []
         self._sent: set[tuple[int, str]] = set()
+        self._not_to_decide: object = object()
+        """The last state the rules showed this seat has nothing to decide in (Session.decision)."""
         self._rand_commits: dict[int, bytes] = {}
         self._rand_reveals: dict[int, bytes] = {}
         self._rand_next: dict[int, bytes] = {}

@@ -305,11 +305,14 @@ class Session(RandomTurns, DeckTurns, Settling):
             return None
         if self.settlement is not None:
             return None
-        if self.rules.outcome(self.state) is not None or self.rules.chance(self.state) is not None:
+        state = self.state
+        if state is self._not_to_decide:  # a peer asks after every frame: most leave the state as it was
             return None
-        if self.seat not in self.rules.to_act(self.state):
+        rules = self.rules
+        if rules.outcome(state) is not None or rules.chance(state) is not None or self.seat not in rules.to_act(state):
+            self._not_to_decide = state  # rules are pure: in this state, this seat never decides
             return None
-        return decision_for(self.rules, self.state, self.seat, self.known())
+        return decision_for(rules, state, self.seat, self.known())
 
     def progress(self) -> str:
         """The protocol step under way, in words, for a front end to show while it waits."""

@@ -15,6 +15,9 @@ from p2pfish.core.wire import Json
 from p2pfish.paths import LocalFileError, check_private_folder, create_private_file, local_file_error
 
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
+CACHE_KIB = 256
+"""SQLite's page cache per store (its default is 2000 KiB): a peer appends to its store and reads it back only when
+it resumes, so a small cache costs no speed and keeps the peak memory down."""
 
 
 class Store(Protocol):
@@ -116,6 +119,7 @@ class SqliteStore:
     def _prepare(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")  # the tables need no sync of their own: the setup's has it
+        self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         self._synced = False
         self._db.executescript(
             """

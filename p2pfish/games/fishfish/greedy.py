@@ -466,6 +466,9 @@ def read_cast(view: View, model: FisherModel) -> float:
 
 
 class GreedyFishFish:
+    at_once = True
+    """One ply, no search: it decides at once (core/player.py decides_at_once)."""
+
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
         self._memory = Memory()

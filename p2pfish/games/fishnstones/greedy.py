@@ -51,6 +51,9 @@ def column_prospect(view: View, cast: Action) -> float:
 
 
 class GreedyFishNStones:
+    at_once = True
+    """One ply, no search: it decides at once (core/player.py decides_at_once)."""
+
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 

@@ -162,6 +162,9 @@ class Table:
 
 
 class GreedyKingFish:
+    at_once = True
+    """One ply, no search: it decides at once (core/player.py decides_at_once)."""
+
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 

@@ -219,6 +219,9 @@ class Table:
 
 
 class GreedyKunaYala:
+    at_once = True
+    """One ply, no search: it decides at once (core/player.py decides_at_once)."""
+
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 

@@ -149,7 +149,7 @@ async def run_session(config: Config, context: zmq.asyncio.Context) -> dict[str,
             if isinstance(event, Applied):
                 got.append([event.turn, event.seat, time.monotonic_ns()])
 
-        node = PeerNode(session, mesh, PlaysBy(choose), on_event=on_event)
+        node = PeerNode(session, mesh, PlaysBy(choose, at_once=True), on_event=on_event)
         await sleep_until_ns(go_ns)
         await asyncio.wait_for(node.run(), config.left())
         fault = session.fault

@@ -1,0 +1,180 @@
+"""Ed25519 (RFC 8032) signing and verification, from the OpenSSL library Python's hashlib has already loaded.
+
+Every peer imports hashlib, whose `_hashlib` module links OpenSSL's libcrypto; OpenSSL (1.1.1 and later) signs
+and verifies Ed25519 through its EVP interface. Calling that through ctypes spares a peer the `cryptography`
+package (9 MB resident: its Rust module with a second, static OpenSSL) for the same OpenSSL code. Where the
+libcrypto symbols cannot be found (a Python built without a shared OpenSSL), `cryptography` does the work, as
+it did before. Either way the keys, signatures and their checks are RFC 8032's: the same bytes on the wire.
+"""
+
+import ctypes
+import threading
+from collections.abc import Callable
+from typing import Any
+
+SEED_BYTES = 32
+PUBLIC_KEY_BYTES = 32
+SIGNATURE_BYTES = 64
+_ED25519 = 1087
+"""OpenSSL's EVP_PKEY_ED25519 (= NID_ED25519)."""
+_CACHED_KEYS = 256
+"""Parsed public keys kept for the next check of the same signer (a table has at most a few dozen)."""
+
+
+class _OpenSsl:
+    """libcrypto's EVP calls, looked up through `_hashlib`'s shared object (dlsym searches its dependencies)."""
+
+    def __init__(self) -> None:
+        import _hashlib
+
+        lib = ctypes.CDLL(_hashlib.__file__)
+        p, size, size_p, buf = ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t), ctypes.c_char_p
+        self.new_public = _function(lib.EVP_PKEY_new_raw_public_key, p, [ctypes.c_int, p, buf, size])
+        self.new_private = _function(lib.EVP_PKEY_new_raw_private_key, p, [ctypes.c_int, p, buf, size])
+        self.raw_public = _function(lib.EVP_PKEY_get_raw_public_key, ctypes.c_int, [p, buf, size_p])
+        self.free_key = _function(lib.EVP_PKEY_free, None, [p])
+        self.new_context = _function(lib.EVP_MD_CTX_new, p, [])
+        self.free_context = _function(lib.EVP_MD_CTX_free, None, [p])
+        self.sign_init = _function(lib.EVP_DigestSignInit, ctypes.c_int, [p, p, p, p, p])
+        self.sign = _function(lib.EVP_DigestSign, ctypes.c_int, [p, buf, size_p, buf, size])
+        self.verify_init = _function(lib.EVP_DigestVerifyInit, ctypes.c_int, [p, p, p, p, p])
+        self.verify = _function(lib.EVP_DigestVerify, ctypes.c_int, [p, buf, size, buf, size])
+        self.clear_errors = _function(lib.ERR_clear_error, None, [])
+        self._keys: dict[bytes, int] = {}
+        self._lock = threading.Lock()
+        """Held while a cached key is in use: keys are freed when the cache is emptied."""
+
+    def public_key(self, public: bytes) -> int | None:
+        """libcrypto's parsed key for `public` (cached), or None when it is no Ed25519 point."""
+        key = self._keys.get(public)
+        if key is None:
+            key = self.new_public(_ED25519, None, public, len(public))
+            if not key:
+                self.clear_errors()
+                return None
+            if len(self._keys) >= _CACHED_KEYS:
+                for old in self._keys.values():
+                    self.free_key(old)
+                self._keys.clear()
+            self._keys[public] = key
+        return int(key)
+
+    def check(self, public: bytes, message: bytes, signature: bytes) -> bool:
+        with self._lock:
+            return self._check(public, message, signature)
+
+    def _check(self, public: bytes, message: bytes, signature: bytes) -> bool:
+        key = self.public_key(public)
+        if key is None:
+            return False
+        context = self.new_context()
+        try:
+            valid: bool = (
+                self.verify_init(context, None, None, None, key) == 1
+                and self.verify(context, signature, len(signature), message, len(message)) == 1
+            )
+        finally:
+            self.free_context(context)
+        if not valid:
+            self.clear_errors()
+        return valid
+
+
+class PrivateKey:
+    """An Ed25519 private key made from its 32-byte seed; signs deterministically (RFC 8032)."""
+
+    def __init__(self, seed: bytes) -> None:
+        self._openssl = _OPENSSL
+        self._key: Any = None
+        if len(seed) != SEED_BYTES:
+            raise ValueError(f"an Ed25519 seed is {SEED_BYTES} bytes, not {len(seed)}")
+        self.seed = seed
+        if self._openssl is None:
+            self._key = _fallback_private(seed)
+            self.public_bytes = _fallback_public_bytes(self._key)
+            return
+        self._key = self._openssl.new_private(_ED25519, None, seed, len(seed))
+        if not self._key:
+            raise ValueError("OpenSSL refused an Ed25519 seed")
+        public = ctypes.create_string_buffer(PUBLIC_KEY_BYTES)
+        length = ctypes.c_size_t(PUBLIC_KEY_BYTES)
+        if self._openssl.raw_public(self._key, public, ctypes.byref(length)) != 1:
+            raise ValueError("OpenSSL gave no Ed25519 public key")
+        self.public_bytes = public.raw[: length.value]
+
+    def sign(self, message: bytes) -> bytes:
+        openssl = self._openssl
+        if openssl is None:
+            signature: bytes = self._key.sign(message)
+            return signature
+        context = openssl.new_context()
+        try:
+            out = ctypes.create_string_buffer(SIGNATURE_BYTES)
+            length = ctypes.c_size_t(SIGNATURE_BYTES)
+            if openssl.sign_init(context, None, None, None, self._key) != 1 or (
+                openssl.sign(context, out, ctypes.byref(length), message, len(message)) != 1
+            ):
+                openssl.clear_errors()
+                raise ValueError("OpenSSL failed to sign")
+            return out.raw[: length.value]
+        finally:
+            openssl.free_context(context)
+
+    def __del__(self) -> None:
+        if self._openssl is not None and self._key:
+            self._openssl.free_key(self._key)
+            self._key = None
+
+
+def verify(public: bytes, message: bytes, signature: bytes) -> bool:
+    """True when `signature` is a valid Ed25519 signature of `message` by `public`; never raises."""
+    if len(public) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
+        return False
+    if _OPENSSL is not None:
+        return _OPENSSL.check(public, message, signature)
+    return _fallback_verify(public, message, signature)
+
+
+def backend() -> str:
+    """Which library does the work: "libcrypto" (through hashlib's), or "cryptography"."""
+    return "libcrypto" if _OPENSSL is not None else "cryptography"
+
+
+def _function(function: Any, result: Any, arguments: list[Any]) -> Callable[..., Any]:
+    function.restype = result
+    function.argtypes = arguments
+    return function  # type: ignore[no-any-return]
+
+
+def _load() -> _OpenSsl | None:
+    try:
+        return _OpenSsl()
+    except (ImportError, OSError, AttributeError):  # no shared libcrypto, or one without these calls
+        return None
+
+
+def _fallback_private(seed: bytes) -> Any:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+def _fallback_public_bytes(key: Any) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    public: bytes = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return public
+
+
+def _fallback_verify(public: bytes, message: bytes, signature: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, message)
+    except (InvalidSignature, ValueError, TypeError):
+        return False
+    return True
+
+
+_OPENSSL = _load()

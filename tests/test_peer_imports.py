@@ -1,0 +1,31 @@
+"""A bot peer's process loads only what it uses: its peak memory is mostly the libraries it loads (bench:
+peer_rss_mb). Run in a fresh interpreter, as `python -m p2pfish join` starts one."""
+
+import json
+import subprocess
+import sys
+
+NOT_FOR_A_BOT_PEER = ("ssl", "cryptography", "ifaddr", "zeroconf", "prompt_toolkit", "p2pfish.bots.engine")
+"""TLS (never used: the mesh is CURVE), `cryptography` (Ed25519 comes from hashlib's libcrypto), the interface
+list and mDNS (a host's and a lobby browser's), the terminal UI (a person's), the engine runner (an engine's)."""
+
+PROBE = """
+import json, sys
+from p2pfish.launcher import without_tls
+without_tls()
+import p2pfish.cli, p2pfish.netplay
+from p2pfish.games.registry import get_rules, make_bot
+from p2pfish.crypto.identity import Identity, verify
+import random
+get_rules("kingfish"); make_bot("greedy", "kingfish", random.Random(1))
+signer = Identity.from_seed(bytes(32))
+assert verify(signer.public_bytes, b"m", signer.sign(b"m"))
+print(json.dumps(sorted(name for name in sys.modules if sys.modules[name] is not None)))
+"""
+
+
+def test_a_bot_peer_loads_neither_tls_nor_cryptography_nor_the_lobby_browser() -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60, check=True)
+    loaded = set(json.loads(done.stdout))
+    assert "p2pfish.netplay" in loaded
+    assert not loaded.intersection(NOT_FOR_A_BOT_PEER), sorted(loaded.intersection(NOT_FOR_A_BOT_PEER))

@@ -580,10 +580,14 @@ def test_peer_runner_on_random_frames(data: st.DataObject) -> None:
     clock = [100.0]
     node = PeerNode(session, mesh, None, timers=NodeTimers(), clock=lambda: clock[0])
     senders = []
+    message_senders: set[int] = set()
+    """Links that sent a message frame: one read only once its link's heartbeat showed this game is blamed then."""
     for _ in range(data.draw(st.integers(1, 5))):
         seat = data.draw(st.sampled_from(point.others()))
         senders.append(seat)
         multipart = data.draw(frames(point))
+        if multipart[0] == MESSAGE:
+            message_senders.add(seat)
         stopped = session.fault is not None
         node.on_frames(seat, multipart)
         fault = session.fault
@@ -595,7 +599,7 @@ def test_peer_runner_on_random_frames(data: st.DataObject) -> None:
             elif "limit for its kind" in fault.reason:
                 assert fault.seat == seat, fault
             else:
-                assert (multipart[0], fault.seat) == (MESSAGE, seat), fault
+                assert fault.seat in message_senders, fault
         clock[0] += data.draw(st.sampled_from([0.0, 0.3, 1.0]))
     for have in node._peer_have.values():
         assert len(have) == point.players and all(type(n) is int and n >= 0 for n in have), have

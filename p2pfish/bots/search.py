@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
@@ -50,6 +50,18 @@ class World:
 
 
 PolicyMaker = Callable[[random.Random], Player]
+
+
+@runtime_checkable
+class Forkable(Protocol):
+    """A playout policy with a memory of the game (Fish Fish's greedy bot reads each Fisherman's habits): the
+    search bot keeps one, shown each of its decisions, and starts every playout's players as forks of it, so
+    that they remember what the seat saw instead of starting the game afresh mid-round."""
+
+    def fork(self, rng: random.Random) -> Player:
+        """A copy with the same memory (later views seen by either do not reach the other), drawing from
+        `rng`."""
+        ...
 
 
 def is_secret_choice(view: Any, legal: Sequence[Action]) -> bool:
@@ -177,6 +189,8 @@ class SearchBot:
         self.budget = budget
         self._clock = clock
         self.last_iterations = 0
+        self._own: Player = policy(random.Random(rng.getrandbits(64)))
+        """The playout policy playing along at this seat: what it would choose is the search's default."""
 
     def values(self, view: Any, legal: Sequence[Action], keep: int | None = None) -> tuple[list[float], list[int]]:
         """The mean playout reward of each legal action and how many playouts it got.
@@ -226,21 +240,35 @@ class SearchBot:
     def _playout(self, world: World, seat: int, action: Action, rng: random.Random) -> float:
         root = world.state
         play(self._rules, world, seat, action)
-        players = [self._policy(random.Random(rng.getrandbits(64))) for _ in world.known]
+        make = self._own.fork if isinstance(self._own, Forkable) else self._policy
+        players = [make(random.Random(rng.getrandbits(64))) for _ in world.known]
         outcome = play_out(self._rules, world, players, rng, horizon=self._sampler.horizon, root=root)
         return reward(outcome, seat)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        default = self._own.choose(view, list(legal))  # every decision, so that its memory sees every view
         if len(legal) == 1:
             return legal[0]
         if self._sampler.secret(view, legal):
             means, visits = self.values(view, legal)
             seen = [m if v else min(x for x in means if x > -math.inf) for m, v in zip(means, visits, strict=True)]
-            return draw_secret(self._rng, legal, seen, SECRET_TEMPERATURE)
-        greedy = legal.index(self._policy(random.Random(self._rng.getrandbits(64))).choose(view, list(legal)))
+            return self._secret(view, legal, seen)
+        greedy = legal.index(default)
         means, visits = self.values(view, legal, keep=greedy)
         most = max(visits)
         best = max((i for i in range(len(legal)) if visits[i] == most), key=lambda i: means[i])
         if visits[greedy] == 0 or means[best] - means[greedy] < GREEDY_TRUST / math.sqrt(max(1, visits[greedy])):
             return legal[greedy]
         return legal[best]
+
+    def _secret(self, view: Any, legal: Sequence[Action], values: Sequence[float]) -> Action:
+        """A secret choice: what it hides (the sampler's `hidden`: a King Fish bait's suit) drawn from
+        capped_softmax over the best value of each, then the best action that hides it."""
+        best: dict[object, int] = {}
+        for index, action in enumerate(legal):
+            hidden = self._sampler.hidden(view, action)
+            if hidden not in best or values[index] > values[best[hidden]]:
+                best[hidden] = index
+        secrets = list(best)
+        chosen = draw_secret(self._rng, secrets, [values[best[s]] for s in secrets], SECRET_TEMPERATURE)
+        return legal[best[chosen]]

@@ -29,7 +29,9 @@ from p2pfish.core.wire import Scalar
 MARGIN_WEIGHT: Final = 0.1
 MARGIN_SCALE: Final = 4.0
 """A playout's reward is the seat's share of the win plus MARGIN_WEIGHT * tanh(margin / MARGIN_SCALE), the
-margin being its score less the best other score: a lost game lost narrowly is better than one lost badly."""
+margin being its score less the best other score: a lost game lost narrowly is better than one lost badly.
+A playout stopped at a horizon, the game not over, is rewarded 0.5 + 0.5 * tanh(margin / the sampler's
+`horizon_scale`): a lead there is a chance to win, the larger the likelier, not a win."""
 CANDIDATES: Final = 8
 GREEDY_TRUST: Final = 0.5
 """The search overrules the greedy bot's choice only when its best action's mean beats the greedy choice's by
@@ -78,6 +80,8 @@ class Sampler:
     horizon: "Horizon | None" = None
     """Where a playout may stop early: given the state searched from and the playout's world, the scores to
     judge the playout by when it may stop there, else None (None: every playout goes to the game's end)."""
+    horizon_scale: float = MARGIN_SCALE
+    """The lead at a horizon (in points) that makes a playout's reward 0.5 + 0.5 * tanh(1) (see MARGIN_SCALE)."""
     hidden: Callable[[Any, Action], object] = lambda view, action: action
     """What of a secret choice stays hidden (the action itself; a King Fish bait: its suit): what a spy guesses."""
     prior: Callable[[Any, Sequence[Action]], list[float]] | None = None
@@ -85,10 +89,12 @@ class Sampler:
     CANDIDATES best by it are searched (None: all are)."""
 
 
-Horizon = Callable[[Any, World], tuple[int, ...] | None]
+Horizon = Callable[[Any, World], tuple[float, ...] | None]
+Scores = tuple[float, ...]
+"""The scores a playout stopped at a horizon is judged by."""
 
 
-def round_horizon(root: Any, world: World) -> tuple[int, ...] | None:
+def round_horizon(root: Any, world: World) -> tuple[float, ...] | None:
     """For games of independent rounds whose state keeps `history`, the points of each finished round: a playout
     stops at the end of the round searched, judged by the totals so far."""
     history: tuple[tuple[int, ...], ...] = world.state.history
@@ -142,14 +148,13 @@ def play_out(
     *,
     horizon: Horizon | None = None,
     root: Any = None,
-) -> Outcome:
+) -> "Outcome | Scores":
     """Play the world to its end (or to the horizon, judged from `root`, the state searched), each seat by its
     player."""
     root = world.state if root is None else root
     while (outcome := rules.outcome(world.state)) is None:
         if horizon is not None and (scores := horizon(root, world)) is not None:
-            best = max(scores)
-            return Outcome(scores, tuple(seat for seat, points in enumerate(scores) if points == best))
+            return scores
         request = rules.chance(world.state)
         if request is not None:
             play(rules, world, None, chance_action(request, world, rng))
@@ -162,7 +167,10 @@ def play_out(
     return outcome
 
 
-def reward(outcome: Outcome, seat: int) -> float:
+def reward(outcome: Outcome | Scores, seat: int, scale: float = MARGIN_SCALE) -> float:
+    if not isinstance(outcome, Outcome):
+        rest = [points for s, points in enumerate(outcome) if s != seat]
+        return 0.5 + 0.5 * math.tanh((outcome[seat] - max(rest, default=outcome[seat])) / scale)
     share = 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
     others = [points for s, points in enumerate(outcome.scores) if s != seat]
     margin = outcome.scores[seat] - max(others) if others else 0
@@ -243,7 +251,7 @@ class SearchBot:
         make = self._own.fork if isinstance(self._own, Forkable) else self._policy
         players = [make(random.Random(rng.getrandbits(64))) for _ in world.known]
         outcome = play_out(self._rules, world, players, rng, horizon=self._sampler.horizon, root=root)
-        return reward(outcome, seat)
+        return reward(outcome, seat, self._sampler.horizon_scale)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         default = self._own.choose(view, list(legal))  # every decision, so that its memory sees every view

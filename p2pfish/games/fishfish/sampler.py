@@ -8,7 +8,7 @@ random split of the deck less the revealed cards.
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from p2pfish.bots.search import Sampler, World, round_horizon
 from p2pfish.core.wire import Scalar
@@ -64,5 +64,9 @@ def sample(view: Any, rng: random.Random) -> World:
     return World(state, known)
 
 
-SAMPLER = Sampler(sample, horizon=round_horizon)
+HORIZON_SCALE: Final = 8.0
+"""The lead at the end of a playout (in points) worth a reward of about 0.88 (a Fish scores up to 20 a round)."""
+
+
+SAMPLER = Sampler(sample, horizon=round_horizon, horizon_scale=HORIZON_SCALE)
 """This game's determinizer, for its registry entry."""

@@ -84,6 +84,10 @@ class Sampler:
     """The lead at a horizon (in points) that makes a playout's reward 0.5 + 0.5 * tanh(1) (see MARGIN_SCALE)."""
     hidden: Callable[[Any, Action], object] = lambda view, action: action
     """What of a secret choice stays hidden (the action itself; a King Fish bait: its suit): what a spy guesses."""
+    prepare: "Callable[[Any, Player], Callable[[Any, random.Random], World]] | None" = None
+    """Given one decision's view and the seat's own playout policy (its memory: what the seat alone saw), the
+    determinizer for that decision (None: `sample`): a Fish Fish Fish weighs the card under the line by how the
+    seat reads the Fisherman."""
     prior: Callable[[Any, Sequence[Action]], list[float]] | None = None
     """A quick value of each legal action (the greedy bot's): with more than CANDIDATES actions, only the
     CANDIDATES best by it are searched (None: all are)."""
@@ -214,9 +218,10 @@ class SearchBot:
         n = len(running)
         stages = max(1, math.ceil(math.log2(n)))
         deadline = None if budget.seconds is None else self._clock() + budget.seconds
+        draw = self._sampler.sample if self._sampler.prepare is None else self._sampler.prepare(view, self._own)
         done, stage = 0, 1
         while done < budget.iterations and (deadline is None or done == 0 or self._clock() < deadline):
-            sample = self._sampler.sample(view, rng)
+            sample = draw(view, rng)
             seed = rng.getrandbits(64)
             for index in running:
                 if deadline is not None and done > 0 and self._clock() >= deadline:

@@ -33,9 +33,11 @@ margin being its score less the best other score: a lost game lost narrowly is b
 A playout stopped at a horizon, the game not over, is rewarded 0.5 + 0.5 * tanh(margin / the sampler's
 `horizon_scale`): a lead there is a chance to win, the larger the likelier, not a win."""
 CANDIDATES: Final = 8
-GREEDY_TRUST: Final = 0.5
-"""The search overrules the greedy bot's choice only when its best action's mean beats the greedy choice's by
-more than GREEDY_TRUST / sqrt(playouts of the greedy choice): at a small budget it trusts the greedy bot."""
+GREEDY_TRUST: Final = 1.0
+"""The search overrules the greedy bot's choice only when its best action beat the greedy choice, over the sweeps
+that played both (paired on the same world and seed), by more than GREEDY_TRUST standard errors of that mean
+difference, and in at least MIN_PAIRS sweeps: a noisy edge leaves the greedy choice."""
+MIN_PAIRS: Final = 4
 SECRET_TEMPERATURE: Final = 0.05
 """The softmax temperature of a secret choice, in reward units (about one win in twenty)."""
 PLACEHOLDER_DIGEST: Final = bytes(32)
@@ -181,6 +183,17 @@ def reward(outcome: Outcome | Scores, seat: int, scale: float = MARGIN_SCALE) ->
     return share + MARGIN_WEIGHT * math.tanh(margin / MARGIN_SCALE)
 
 
+def clearly_better(differences: Sequence[float]) -> bool:
+    """Whether paired reward differences (an action's less the greedy choice's) show a real edge: their mean above
+    GREEDY_TRUST standard errors, over MIN_PAIRS pairs or more."""
+    n = len(differences)
+    if n < MIN_PAIRS:
+        return False
+    mean = sum(differences) / n
+    spread = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return mean > 0.0 and mean > GREEDY_TRUST * math.sqrt(spread / n)
+
+
 class SearchBot:
     """A Player that searches each decision (see the module's docstring)."""
 
@@ -201,6 +214,8 @@ class SearchBot:
         self.budget = budget
         self._clock = clock
         self.last_iterations = 0
+        self.last_pairs: dict[int, list[float]] = {}
+        """Per action, its reward less the greedy choice's in each sweep of the last search that played both."""
         self._own: Player = policy(random.Random(rng.getrandbits(64)))
         """The playout policy playing along at this seat: what it would choose is the search's default."""
 
@@ -220,18 +235,24 @@ class SearchBot:
         deadline = None if budget.seconds is None else self._clock() + budget.seconds
         draw = self._sampler.sample if self._sampler.prepare is None else self._sampler.prepare(view, self._own)
         done, stage = 0, 1
+        self.last_pairs = {}
         while done < budget.iterations and (deadline is None or done == 0 or self._clock() < deadline):
             sample = draw(view, rng)
             seed = rng.getrandbits(64)
+            sweep: dict[int, float] = {}
             for index in running:
                 if deadline is not None and done > 0 and self._clock() >= deadline:
                     break
                 world = World(
                     sample.state, [dict(k) for k in sample.known], {d: list(c) for d, c in sample.decks.items()}
                 )
-                totals[index] += self._playout(world, seat, legal[index], random.Random(seed))
+                sweep[index] = self._playout(world, seat, legal[index], random.Random(seed))
+                totals[index] += sweep[index]
                 visits[index] += 1
                 done += 1
+            if keep is not None and keep in sweep:
+                for index, value in sweep.items():
+                    self.last_pairs.setdefault(index, []).append(value - sweep[keep])
             if len(running) > 1 and stage < stages and done >= budget.iterations * stage / stages:
                 stage += 1
                 running.sort(key=lambda i: totals[i] / max(1, visits[i]), reverse=True)
@@ -270,9 +291,7 @@ class SearchBot:
         means, visits = self.values(view, legal, keep=greedy)
         most = max(visits)
         best = max((i for i in range(len(legal)) if visits[i] == most), key=lambda i: means[i])
-        if visits[greedy] == 0 or means[best] - means[greedy] < GREEDY_TRUST / math.sqrt(max(1, visits[greedy])):
-            return legal[greedy]
-        return legal[best]
+        return legal[best] if clearly_better(self.last_pairs.get(best, [])) else legal[greedy]
 
     def _secret(self, view: Any, legal: Sequence[Action], values: Sequence[float]) -> Action:
         """A secret choice: what it hides (the sampler's `hidden`: a King Fish bait's suit) drawn from

@@ -16,7 +16,7 @@ from typing import Any, Final
 from p2pfish.bots.search import Sampler, World
 from p2pfish.core.actions import Action, card_name
 from p2pfish.core.wire import Scalar
-from p2pfish.games.kunayala.greedy import NO_FISH, GreedyKunaYala, Table
+from p2pfish.games.kunayala.greedy import GreedyKunaYala
 from p2pfish.games.kunayala.rules import (
     BONES,
     COLOUR_DECK,
@@ -26,7 +26,6 @@ from p2pfish.games.kunayala.rules import (
     OCTOPUS,
     OTHER,
     PLACE_OCTOPUS,
-    RULES,
     SHARK,
     Cell,
     Options,
@@ -34,6 +33,7 @@ from p2pfish.games.kunayala.rules import (
     View,
     card,
     deck_labels,
+    scores,
 )
 
 COLOUR_EVIDENCE: Final = 0.4
@@ -115,16 +115,13 @@ def _colours(view: View, rng: random.Random) -> list[str]:
     return [str(c) for c in chosen]
 
 
-def _horizon(root: Any, world: World) -> tuple[float, ...] | None:
-    """A playout stops after HORIZON_ROUNDS more turns of every seat, judged by the greedy bot's estimate for the
-    seat searching (its own estimate less the opponents', on that seat's view then; the others count 0): the
-    search is the greedy bot's evaluation looking a turn of every seat further, the cards turned up included."""
+def _horizon(root: Any, world: World) -> tuple[int, ...] | None:
+    """A playout stops after HORIZON_ROUNDS more turns of every seat, judged by the scores then."""
     state = world.state
     if state.turns < root.turns + HORIZON_ROUNDS * state.players:
         return None
-    seat = RULES.to_act(root)[0]
-    estimate = Table(RULES.view(state, seat, world.known[seat])).value((seat, NO_FISH, 0, 0))
-    return tuple(estimate if s == seat else 0.0 for s in range(state.players))
+    colours = [str(world.known[s][card_name(COLOUR_DECK, s)]) for s in range(state.players)]
+    return tuple(score.total for score in scores(state.schools, colours))
 
 
 def _prior(view: Any, legal: Sequence[Action]) -> list[float]:

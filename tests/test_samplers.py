@@ -5,6 +5,8 @@ import random
 
 import pytest
 
+from p2pfish.games.fishfish.rules import BREDOUILLE, PRISE, View, peche_purpose
+from p2pfish.games.fishfish.sampler import sample
 from p2pfish.games.registry import GAME_IDS, game_of, make_bot
 from p2pfish.selfplay import Step, play_game
 
@@ -28,8 +30,9 @@ def test_a_sampled_world_shows_the_seat_its_own_view(game_id: str, players: int)
             if not legal:
                 continue
             view = rules.view(state, seat, known)
+            draw = sampler.sample if sampler.prepare is None else sampler.prepare(view, bots[seat])
             for _ in range(3):
-                world = sampler.sample(view, rng)
+                world = draw(view, rng)
                 assert rules.view(world.state, seat, world.known[seat]) == view
                 if len(legal) > 1:  # a forced move is never searched (a King Fish bait keeps no real position)
                     assert list(rules.legal_actions(world.state, seat, world.known[seat])) == legal
@@ -38,3 +41,30 @@ def test_a_sampled_world_shows_the_seat_its_own_view(game_id: str, players: int)
     bots = [make_bot("greedy", game_id, random.Random(seat)) for seat in range(players)]
     play_game(rules, players, {}, bots, rng, on_step=check)
     assert checked > 20
+
+
+def test_a_fish_draws_the_card_under_the_line_by_its_reading_of_the_fisherman() -> None:
+    """The prepared Fish Fish sampler of a Fish: a Prise under the current line as often as the chance given."""
+    game = game_of("fishfish")
+    found: list[tuple[View, str]] = []
+
+    def keep(step: Step) -> None:
+        state = step.after
+        if found or rules.outcome(state) is not None or rules.chance(state) is not None:
+            return
+        seat = rules.to_act(state)[0]
+        view = rules.view(state, seat, step.known[seat])
+        line = view.lines[-1] if view.lines else None
+        if seat != view.fisherman and line is not None and line.committed and line.peche is None:
+            found.append((view, peche_purpose(view.round, len(view.lines))))
+
+    rules = game.rules
+    bots = [make_bot("greedy", "fishfish", random.Random(seat)) for seat in range(3)]
+    play_game(rules, 3, {}, bots, random.Random(4), on_step=keep)
+    view, purpose = found[0]
+    rng = random.Random(1)
+    for chance, kind in ((1.0, PRISE), (0.0, BREDOUILLE)):
+        drawn = [sample(view, rng, prise_chance=chance).known[view.fisherman][purpose] for _ in range(20)]
+        assert drawn == [kind] * 20
+    even = [sample(view, rng, prise_chance=0.5).known[view.fisherman][purpose] for _ in range(400)]
+    assert 150 < even.count(PRISE) < 250

@@ -1,16 +1,20 @@
 """The search bot (bots/search.py): it plays only legal moves in every game, keeps to its budget, makes its
 secret choices mixed, and a player picks it by its kind (`search`) or level (`hard`)."""
 
+import dataclasses
 import itertools
 import random
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 import pytest
 
 from p2pfish.bots import BOT_KINDS, LEVELS
-from p2pfish.bots.search import Budget, SearchBot
+from p2pfish.bots.search import Budget, PolicyMaker, Sampler, SearchBot, World
 from p2pfish.cli import main
 from p2pfish.core.actions import Action
+from p2pfish.core.game import AnyRules, Outcome
+from p2pfish.core.player import Player, PlaysBy
 from p2pfish.games.registry import GAME_IDS, game_of, make_bot
 from p2pfish.selfplay import play_game
 
@@ -90,3 +94,73 @@ def test_an_unknown_level_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
         main(["watch", "fishnstones", "--level", "brutal"])
     assert exited.value.code == 2
     assert "brutal" in capsys.readouterr().err
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(Action, tag="pick", said="picked {number}"):
+    number: int
+
+
+@dataclass(frozen=True)
+class GuessState:
+    secret: int
+    """Seat 1's digit, 0..2: seat 0 never sees it."""
+    picked: int | None = None
+
+
+@dataclass(frozen=True)
+class GuessView:
+    seat: int
+
+
+class Guess:
+    """A toy game: seat 0 picks 0..3; a 3 always wins, a digit wins only if it is seat 1's secret."""
+
+    def outcome(self, state: GuessState) -> Outcome | None:
+        if state.picked is None:
+            return None
+        won = state.picked in (3, state.secret)
+        return Outcome.highest_wins((1, 0) if won else (0, 1))
+
+    def chance(self, state: GuessState) -> None:
+        return None
+
+    def to_act(self, state: GuessState) -> tuple[int, ...]:
+        return (0,)
+
+    def legal_actions(self, state: GuessState, seat: int, known: object) -> list[Action]:
+        return [Pick(number) for number in range(4)]
+
+    def view(self, state: GuessState, seat: int, known: object) -> GuessView:
+        return GuessView(seat)
+
+    def apply(self, state: GuessState, seat: int | None, action: Action) -> GuessState:
+        assert isinstance(action, Pick)
+        return dataclasses.replace(state, picked=action.number)
+
+
+def guess_sample(view: Any, rng: random.Random) -> World:
+    """Seat 1's secret drawn from seat 0's view alone: any digit."""
+    return World(GuessState(rng.randrange(3)), [{}, {}])
+
+
+def guess_bot(budget: Budget, policy: PolicyMaker) -> SearchBot:
+    return SearchBot(cast(AnyRules, Guess()), Sampler(guess_sample), policy, random.Random(3), budget)
+
+
+def picks_zero(rng: random.Random) -> Player:
+    return PlaysBy(lambda view, legal: legal[0])
+
+
+def test_the_search_bot_overrules_its_greedy_default_for_a_clearly_winning_move() -> None:
+    bot = guess_bot(Budget(iterations=40), picks_zero)
+    legal = Guess().legal_actions(GuessState(0), 0, {})
+    assert bot.choose(GuessView(0), legal) == Pick(3)
+    assert 40 <= bot.last_iterations < 40 + len(legal)
+
+
+def test_the_search_bot_keeps_a_default_that_no_move_beats() -> None:
+    """The default already the winning pick (a 3): no other pick overrules it, whatever the noise."""
+    bot = guess_bot(Budget(iterations=40), lambda rng: PlaysBy(lambda view, legal: legal[3]))
+    legal = Guess().legal_actions(GuessState(0), 0, {})
+    assert all(bot.choose(GuessView(0), legal) == Pick(3) for _ in range(5))

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from p2pfish.bots.mixed import draw_hidden
 from p2pfish.core.actions import Action, Chance, Commit, Dealt, SecretChoice, Shuffled, card_name
@@ -31,11 +31,15 @@ from p2pfish.core.wire import Scalar
 MARGIN_WEIGHT: Final = 0.1
 MARGIN_SCALE: Final = 4.0
 """A playout's reward is the seat's share of the win plus MARGIN_WEIGHT * tanh(margin / MARGIN_SCALE), the
-margin being its score less the best other score: a lost game lost narrowly is better than one lost badly."""
+margin being its score less the best other score: a lost game lost narrowly is better than one lost badly.
+A playout stopped at a horizon, the game not over, is rewarded 0.5 + 0.5 * tanh(margin / the sampler's
+`horizon_scale`): a lead there is a chance to win, the larger the likelier, not a win."""
 CANDIDATES: Final = 8
-GREEDY_TRUST: Final = 0.5
-"""The search overrules the greedy bot's choice only when its best action's mean beats the greedy choice's by
-more than GREEDY_TRUST / sqrt(playouts of the greedy choice): at a small budget it trusts the greedy bot."""
+GREEDY_TRUST: Final = 1.0
+"""The search overrules the greedy bot's choice only when its best action beat the greedy choice, over the sweeps
+that played both (paired on the same world and seed), by more than GREEDY_TRUST standard errors of that mean
+difference, and in at least MIN_PAIRS sweeps: a noisy edge leaves the greedy choice."""
+MIN_PAIRS: Final = 4
 SECRET_TEMPERATURE: Final = 0.05
 """The softmax temperature of a secret choice, in reward units (about one win in twenty)."""
 PLACEHOLDER_DIGEST: Final = bytes(32)
@@ -54,6 +58,18 @@ class World:
 PolicyMaker = Callable[[random.Random], Player]
 
 
+@runtime_checkable
+class Forkable(Protocol):
+    """A playout policy with a memory of the game (Fish Fish's greedy bot reads each Fisherman's habits): the
+    search bot keeps one, shown each of its decisions, and starts every playout's players as forks of it, so
+    that they remember what the seat saw instead of starting the game afresh mid-round."""
+
+    def fork(self, rng: random.Random) -> Player:
+        """A copy with the same memory (later views seen by either do not reach the other), drawing from
+        `rng`."""
+        ...
+
+
 def is_secret_choice(view: Any, legal: Sequence[Action]) -> bool:
     return isinstance(legal[0], SecretChoice)
 
@@ -68,17 +84,25 @@ class Sampler:
     horizon: "Horizon | None" = None
     """Where a playout may stop early: given the state searched from and the playout's world, the scores to
     judge the playout by when it may stop there, else None (None: every playout goes to the game's end)."""
+    horizon_scale: float = MARGIN_SCALE
+    """The lead at a horizon (in points) that makes a playout's reward 0.5 + 0.5 * tanh(1) (see MARGIN_SCALE)."""
     hidden: Callable[[Any, Action], object] = lambda view, action: action
     """What of a secret choice stays hidden (the action itself; a King Fish bait: its suit): what a spy guesses."""
+    prepare: "Callable[[Any, Player], Callable[[Any, random.Random], World]] | None" = None
+    """Given one decision's view and the seat's own playout policy (its memory: what the seat alone saw), the
+    determinizer for that decision (None: `sample`): a Fish Fish Fish weighs the card under the line by how the
+    seat reads the Fisherman."""
     prior: Callable[[Any, Sequence[Action]], list[float]] | None = None
     """A quick value of each legal action (the greedy bot's): with more than CANDIDATES actions, only the
     CANDIDATES best by it are searched (None: all are)."""
 
 
-Horizon = Callable[[Any, World], tuple[int, ...] | None]
+Horizon = Callable[[Any, World], tuple[float, ...] | None]
+Scores = tuple[float, ...]
+"""The scores a playout stopped at a horizon is judged by."""
 
 
-def round_horizon(root: Any, world: World) -> tuple[int, ...] | None:
+def round_horizon(root: Any, world: World) -> tuple[float, ...] | None:
     """For games of independent rounds whose state keeps `history`, the points of each finished round: a playout
     stops at the end of the round searched, judged by the totals so far."""
     history: tuple[tuple[int, ...], ...] = world.state.history
@@ -132,14 +156,13 @@ def play_out(
     *,
     horizon: Horizon | None = None,
     root: Any = None,
-) -> Outcome:
+) -> "Outcome | Scores":
     """Play the world to its end (or to the horizon, judged from `root`, the state searched), each seat by its
     player."""
     root = world.state if root is None else root
     while (outcome := rules.outcome(world.state)) is None:
         if horizon is not None and (scores := horizon(root, world)) is not None:
-            best = max(scores)
-            return Outcome(scores, tuple(seat for seat, points in enumerate(scores) if points == best))
+            return scores
         request = rules.chance(world.state)
         if request is not None:
             play(rules, world, None, chance_action(request, world, rng))
@@ -152,11 +175,25 @@ def play_out(
     return outcome
 
 
-def reward(outcome: Outcome, seat: int) -> float:
+def reward(outcome: Outcome | Scores, seat: int, scale: float = MARGIN_SCALE) -> float:
+    if not isinstance(outcome, Outcome):
+        rest = [points for s, points in enumerate(outcome) if s != seat]
+        return 0.5 + 0.5 * math.tanh((outcome[seat] - max(rest, default=outcome[seat])) / scale)
     share = 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
     others = [points for s, points in enumerate(outcome.scores) if s != seat]
     margin = outcome.scores[seat] - max(others) if others else 0
     return share + MARGIN_WEIGHT * math.tanh(margin / MARGIN_SCALE)
+
+
+def clearly_better(differences: Sequence[float]) -> bool:
+    """Whether paired reward differences (an action's less the greedy choice's) show a real edge: their mean above
+    GREEDY_TRUST standard errors, over MIN_PAIRS pairs or more."""
+    n = len(differences)
+    if n < MIN_PAIRS:
+        return False
+    mean = sum(differences) / n
+    spread = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return mean > 0.0 and mean > GREEDY_TRUST * math.sqrt(spread / n)
 
 
 class SearchBot:
@@ -179,6 +216,10 @@ class SearchBot:
         self.budget = budget
         self._clock = clock
         self.last_iterations = 0
+        self.last_pairs: dict[int, list[float]] = {}
+        """Per action, its reward less the greedy choice's in each sweep of the last search that played both."""
+        self._own: Player = policy(random.Random(rng.getrandbits(64)))
+        """The playout policy playing along at this seat: what it would choose is the search's default."""
 
     def values(self, view: Any, legal: Sequence[Action], keep: int | None = None) -> tuple[list[float], list[int]]:
         """The mean playout reward of each legal action and how many playouts it got.
@@ -194,19 +235,26 @@ class SearchBot:
         n = len(running)
         stages = max(1, math.ceil(math.log2(n)))
         deadline = None if budget.seconds is None else self._clock() + budget.seconds
+        draw = self._sampler.sample if self._sampler.prepare is None else self._sampler.prepare(view, self._own)
         done, stage = 0, 1
+        self.last_pairs = {}
         while done < budget.iterations and (deadline is None or done == 0 or self._clock() < deadline):
-            sample = self._sampler.sample(view, rng)
+            sample = draw(view, rng)
             seed = rng.getrandbits(64)
+            sweep: dict[int, float] = {}
             for index in running:
                 if deadline is not None and done > 0 and self._clock() >= deadline:
                     break
                 world = World(
                     sample.state, [dict(k) for k in sample.known], {d: list(c) for d, c in sample.decks.items()}
                 )
-                totals[index] += self._playout(world, seat, legal[index], random.Random(seed))
+                sweep[index] = self._playout(world, seat, legal[index], random.Random(seed))
+                totals[index] += sweep[index]
                 visits[index] += 1
                 done += 1
+            if keep is not None and keep in sweep:
+                for index, value in sweep.items():
+                    self.last_pairs.setdefault(index, []).append(value - sweep[keep])
             if len(running) > 1 and stage < stages and done >= budget.iterations * stage / stages:
                 stage += 1
                 running.sort(key=lambda i: totals[i] / max(1, visits[i]), reverse=True)
@@ -228,21 +276,21 @@ class SearchBot:
     def _playout(self, world: World, seat: int, action: Action, rng: random.Random) -> float:
         root = world.state
         play(self._rules, world, seat, action)
-        players = [self._policy(random.Random(rng.getrandbits(64))) for _ in world.known]
+        make = self._own.fork if isinstance(self._own, Forkable) else self._policy
+        players = [make(random.Random(rng.getrandbits(64))) for _ in world.known]
         outcome = play_out(self._rules, world, players, rng, horizon=self._sampler.horizon, root=root)
-        return reward(outcome, seat)
+        return reward(outcome, seat, self._sampler.horizon_scale)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        default = self._own.choose(view, list(legal))  # every decision, so that its memory sees every view
         if len(legal) == 1:
             return legal[0]
         if self._sampler.secret(view, legal):
             means, visits = self.values(view, legal)
             seen = [m if v else min(x for x in means if x > -math.inf) for m, v in zip(means, visits, strict=True)]
             return draw_hidden(self._rng, legal, seen, partial(self._sampler.hidden, view), SECRET_TEMPERATURE)
-        greedy = legal.index(self._policy(random.Random(self._rng.getrandbits(64))).choose(view, list(legal)))
+        greedy = legal.index(default)
         means, visits = self.values(view, legal, keep=greedy)
         most = max(visits)
         best = max((i for i in range(len(legal)) if visits[i] == most), key=lambda i: means[i])
-        if visits[greedy] == 0 or means[best] - means[greedy] < GREEDY_TRUST / math.sqrt(max(1, visits[greedy])):
-            return legal[greedy]
-        return legal[best]
+        return legal[best] if clearly_better(self.last_pairs.get(best, [])) else legal[greedy]

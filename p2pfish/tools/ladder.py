@@ -185,13 +185,13 @@ def format_ladder(result: Mapping[str, Any]) -> str:
         f"{result['game']}, {result['players']} players, table {','.join(result['table'])}, {result['games']} games "
         f"from seed {result['seed']}, search {result['iterations']} iterations/move, {result['wall_s']} s",
         f"  {'bot':<8} {'seats':>6} {'wins':>7} {'win %':>7} {'95% CI':>15} {'share':>6} {'elo':>7} {'score':>7}"
-        f" {'p95 s/move':>11}",
+        f" {'p50 s/move':>11} {'p95 s/move':>11}",
     ]
     for kind, row in result["kinds"].items():
         low, high = row["ci95"]
         lines.append(
             f"  {kind:<8} {row['seats']:>6} {row['wins']:>7} {100 * row['win_rate']:>6.1f}% "
             f"{f'{100 * low:.1f}-{100 * high:.1f}%':>15} {100 * row['fair_share']:>5.0f}% {row['elo']:>7} "
-            f"{row['mean_score']:>7} {row['move_p95_s']:>11}"
+            f"{row['mean_score']:>7} {row['move_p50_s']:>11} {row['move_p95_s']:>11}"
         )
     return "\n".join(lines)

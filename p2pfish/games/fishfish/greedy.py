@@ -33,6 +33,7 @@ The bot remembers what it saw over its turns of one game and starts afresh when 
 only its own view and, as a Fish, never looks at my_peche / my_cast (None for it anyway).
 """
 
+import dataclasses
 import functools
 import math
 import random
@@ -335,6 +336,19 @@ class Memory:
     habit_cache: dict[tuple[int, int], dict[tuple[int, int], tuple[float, float]]] = field(default_factory=dict)
     """habits by (seat, lines counted for him): they change only when the bot counts a line he could bet on."""
 
+    def copy(self) -> "Memory":
+        """A copy that later observations of either leave the other untouched (the habits, never changed once
+        computed, are shared)."""
+        return Memory(
+            self.when,
+            set(self.counted),
+            {key: dataclasses.replace(bets) for key, bets in self.bets.items()},
+            {key: dataclasses.replace(casts) for key, casts in self.casts.items()},
+            dict(self.guesses),
+            dict(self.trust),
+            dict(self.habit_cache),
+        )
+
     def bets_of(self, seat: int, kind: str, key: int) -> Bets:
         found = self.bets.get((seat, kind, key))
         if found is None:
@@ -488,6 +502,12 @@ class GreedyFishFish:
         if isinstance(first, Bait | Cast):
             return self._cast(view, legal)
         return legal[self._rng.randrange(len(legal))]
+
+    def fork(self, rng: random.Random) -> "GreedyFishFish":
+        """A bot with a copy of this one's memory (the search bot's playouts start from it)."""
+        twin = GreedyFishFish(rng)
+        twin._memory = self._memory.copy()
+        return twin
 
     @property
     def memory(self) -> Memory:

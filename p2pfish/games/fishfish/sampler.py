@@ -8,14 +8,41 @@ random split of the deck less the revealed cards.
 
 import random
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from p2pfish.bots.search import Sampler, World, round_horizon
+from p2pfish.core.player import Player
 from p2pfish.core.wire import Scalar
-from p2pfish.games.fishfish.rules import PECHE_DECK, PECHE_KINDS, Options, State, View, peche_purpose
+from p2pfish.games.fishfish.greedy import GreedyFishFish
+from p2pfish.games.fishfish.rules import (
+    BREDOUILLE,
+    PECHE_DECK,
+    PECHE_KINDS,
+    PRISE,
+    Options,
+    State,
+    View,
+    peche_purpose,
+)
 
 
-def sample(view: Any, rng: random.Random) -> World:
+def prepare(view: Any, own: Player) -> Callable[[Any, random.Random], World]:
+    """For a Fish facing a line whose card is down: the card drawn a Prise with the chance the seat's own greedy
+    bot (which remembers how this Fisherman played) gives it, instead of the counts' chance alone."""
+    assert isinstance(view, View)
+    line = view.lines[-1] if view.lines else None
+    if view.seat == view.fisherman or line is None or not line.committed or line.peche is not None:
+        return sample
+    if not isinstance(own, GreedyFishFish):
+        return sample
+    chance = own.prise_chance(view)
+    return lambda seen, rng: sample(seen, rng, prise_chance=chance)
+
+
+def sample(view: Any, rng: random.Random, *, prise_chance: float | None = None) -> World:
+    """A world consistent with `view`; `prise_chance`: the chance that the current line's card is a Prise (when
+    the deck left holds both kinds), else the counts'."""
     assert isinstance(view, View)
     fisherman = view.fisherman
     hidden = [i for i, line in enumerate(view.lines) if line.committed and line.peche is None]
@@ -32,6 +59,12 @@ def sample(view: Any, rng: random.Random) -> World:
             pool.remove(view.my_cast)
             pool.append(view.my_cast)  # the current line's card, last as its line is
         ordered = [i for i in hidden if i != last] + [i for i in hidden if i == last]
+    elif prise_chance is not None and last in hidden and PRISE in pool and BREDOUILLE in pool:
+        current = PRISE if rng.random() < prise_chance else BREDOUILLE
+        pool.remove(current)
+        rng.shuffle(pool)
+        pool.insert(0, current)
+        ordered = [last] + [i for i in hidden if i != last]
     else:
         rng.shuffle(pool)
         ordered = hidden
@@ -64,5 +97,9 @@ def sample(view: Any, rng: random.Random) -> World:
     return World(state, known)
 
 
-SAMPLER = Sampler(sample, horizon=round_horizon)
+HORIZON_SCALE: Final = 8.0
+"""The lead at the end of a playout (in points) worth a reward of about 0.88 (a Fish scores up to 20 a round)."""
+
+
+SAMPLER = Sampler(sample, horizon=round_horizon, horizon_scale=HORIZON_SCALE, prepare=prepare)
 """This game's determinizer, for its registry entry."""

@@ -23,6 +23,7 @@ pond if it chooses next, else the ponds on average).
 The bot reads its own view only and keeps no memory; ties go to its rng.
 """
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -89,22 +90,30 @@ class Rival:
         """For an equal line: the chance that its bait outranks the bot's (it then reels first)."""
 
     def threat(self, pond: Sequence[str], my_line: int | None) -> dict[str, float]:
-        """The chance that this rival takes each fish before the bot (`my_line` None: at any time)."""
-        lines = RANK_VALUES if self.line is None else (rank(self.line),)
-        suits = SUITS if self.bait is None else (suit(self.bait),)
-        weight = 1 / (len(lines) * len(suits))  # a line not played yet or a bait face down: any of them
-        chances: dict[str, float] = {}
-        for line_rank in lines:
-            if my_line is None or line_rank < my_line:
-                first = 1.0
-            elif line_rank == my_line:
-                first = self.bait_above
-            else:
-                continue
-            for bait_suit in suits:
-                for fish, chance in taken_by(line_rank, bait_suit, pond).items():
-                    chances[fish] = chances.get(fish, 0.0) + weight * first * chance
-        return chances
+        """The chance that this rival takes each fish before the bot (`my_line` None: at any time); the caller
+        must not change the dict (it is cached)."""
+        return _threat(self.line, self.bait, self.bait_above, tuple(pond), my_line)
+
+
+@functools.lru_cache(maxsize=4096)
+def _threat(
+    line: str | None, bait: str | None, bait_above: float, pond: tuple[str, ...], my_line: int | None
+) -> dict[str, float]:
+    lines = RANK_VALUES if line is None else (rank(line),)
+    suits = SUITS if bait is None else (suit(bait),)
+    weight = 1 / (len(lines) * len(suits))  # a line not played yet or a bait face down: any of them
+    chances: dict[str, float] = {}
+    for line_rank in lines:
+        if my_line is None or line_rank < my_line:
+            first = 1.0
+        elif line_rank == my_line:
+            first = bait_above
+        else:
+            continue
+        for bait_suit in suits:
+            for fish, chance in taken_by(line_rank, bait_suit, pond).items():
+                chances[fish] = chances.get(fish, 0.0) + weight * first * chance
+    return chances
 
 
 class Table:

@@ -128,5 +128,9 @@ def _prior(view: Any, legal: Sequence[Action]) -> list[float]:
     return GreedyKunaYala(random.Random(0)).values(view, legal)
 
 
-SAMPLER = Sampler(sample, horizon=_horizon, prior=_prior)
+HORIZON_SCALE: Final = 5.0
+"""The lead at the end of a playout (in points) worth about a 0.88 reward (a turn moves the scores by a few points)."""
+
+
+SAMPLER = Sampler(sample, horizon=_horizon, horizon_scale=HORIZON_SCALE, prior=_prior)
 """This game's determinizer, for its registry entry."""

@@ -35,6 +35,14 @@ def settle(net: Net, seat: int) -> None:
     net.collect(seat)
 
 
+def both_end_without_the_gone_seat(net: Net) -> None:
+    for seat in (0, 1):
+        net.sessions[seat].give_up(GONE)
+        net.collect(seat)
+        settle(net, seat)
+    net.run()
+
+
 def settled(session: Session) -> Outcome | None:
     return None if session.settlement is None else session.settlement.outcome
 
@@ -165,11 +173,7 @@ def test_a_seat_that_stopped_later_follows_the_earliest_signer_down_and_all_end_
 
 def test_the_gone_seat_coming_back_learns_the_early_end() -> None:
     net = stuck_on_gone_seat()
-    for seat in (0, 1):
-        net.sessions[seat].give_up(GONE)
-        net.collect(seat)
-        settle(net, seat)
-    net.run()
+    both_end_without_the_gone_seat(net)
     net.frozen.discard(GONE)
     for raw in net.sessions[0].transcript()[1:]:
         net.sessions[GONE].receive(raw)
@@ -178,7 +182,7 @@ def test_the_gone_seat_coming_back_learns_the_early_end() -> None:
 
 
 def test_a_game_without_public_scores_so_far_offers_no_early_end() -> None:
-    net = Net(3, 2, options=None, setup=None)
+    net = Net(3, 2)
     session = net.sessions[0]
     assert session.rules.outcome_so_far(session.state, 1) is not None
     kuna = get_rules("kunayala")
@@ -187,11 +191,7 @@ def test_a_game_without_public_scores_so_far_offers_no_early_end() -> None:
 
 def test_verify_says_the_game_ended_early_and_who_signed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     net = stuck_on_gone_seat()
-    for seat in (0, 1):
-        net.sessions[seat].give_up(GONE)
-        net.collect(seat)
-        settle(net, seat)
-    net.run()
+    both_end_without_the_gone_seat(net)
     path = tmp_path / "early.jsonl"
     path.write_bytes(b"\n".join(net.sessions[1].transcript()) + b"\n")
     assert main(["verify", str(path)]) == 0

@@ -292,9 +292,10 @@ class UiFrontend:
             self.app.stopped(f"The game stopped: {event.fault.describe(names)}")
             self._look_for_rematch()
         elif isinstance(event, SettleEnded):
+            self.app.log(early_end_words(event.settlement, names), "announce")
             self.app.game_over(
                 event.settlement.outcome.winners,
-                early_end_words(event.settlement, names),
+                f"Ended early without {names[event.settlement.gone]}.",
                 event.settlement.outcome.scores,
             )
             self._look_for_rematch()

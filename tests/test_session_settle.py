@@ -182,9 +182,8 @@ def test_the_gone_seat_coming_back_learns_the_early_end() -> None:
 
 
 def test_a_game_without_public_scores_so_far_offers_no_early_end() -> None:
-    net = Net(3, 2)
-    session = net.sessions[0]
-    assert session.rules.outcome_so_far(session.state, 1) is not None
+    fishnstones = get_rules("fishnstones")
+    assert fishnstones.outcome_so_far(fishnstones.new_game(3, {}), 1) is not None
     kuna = get_rules("kunayala")
     assert kuna.outcome_so_far(kuna.new_game(3, {}), 1) is None
 

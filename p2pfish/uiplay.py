@@ -109,12 +109,17 @@ class NodeController(SessionWindow):
 
     def end_offer(self) -> int | None:
         """The seat this seat may end the game without now: the one its timers named gone, or one the game
-        waits for whose link is silent or whose player left (PROTOCOL §10.8)."""
+        waits for whose link is silent or whose player left, once it has played (PROTOCOL §10.8): a seat that never
+        sent a message cannot be named gone, and the game stops at the table's timeout naming nobody."""
         session, node = self.session, self.node
         offer = session.settle_offer()
         if offer is not None or session.fault is not None or session.settlement is not None:
             return offer
-        silent = [seat for seat in self.waiting_for() if node.link_silent(seat) or node.left_to_resume(seat)]
+        silent = [
+            seat
+            for seat in self.waiting_for()
+            if (node.link_silent(seat) or node.left_to_resume(seat)) and session.has_played(seat)
+        ]
         if not silent or session.rules.outcome_so_far(session.state, silent[0]) is None:
             return None
         return silent[0]

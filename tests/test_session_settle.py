@@ -2,6 +2,7 @@
 scores so far; every replica and the audit check them; a lie, a lone signer or a changing story ends nothing."""
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 from session_helpers import Net, author_of, body_of, replay
@@ -9,9 +10,11 @@ from session_helpers import Net, author_of, body_of, replay
 from p2pfish.cli import main
 from p2pfish.core.game import Outcome
 from p2pfish.games.registry import get_rules
+from p2pfish.net.node import PeerNode
 from p2pfish.session import bodies
 from p2pfish.session.audit import audit
 from p2pfish.session.session import DECIDE_WITHIN_S, Session, SettleEnded
+from p2pfish.uiplay import NodeController
 
 GONE = 2
 
@@ -179,6 +182,29 @@ def test_the_gone_seat_coming_back_learns_the_early_end() -> None:
         net.sessions[GONE].receive(raw)
     assert net.sessions[GONE].settlement == net.sessions[0].settlement
     assert net.sessions[GONE].decision() is None and net.sessions[GONE].waiting_for() == ()
+
+
+class SilentLinks:
+    """The part of a PeerNode an end offer reads: every link silent."""
+
+    def link_silent(self, seat: int) -> bool:
+        return True
+
+    def left_to_resume(self, seat: int) -> bool:
+        return False
+
+
+def test_no_early_end_is_offered_without_a_seat_that_never_played() -> None:
+    net = Net(3, 3)
+    net.down |= {(GONE, 0), (GONE, 1)}
+    net.start()
+    net.run()
+    first = net.sessions[0]
+    assert GONE in first.waiting_for() and not first.has_played(GONE)
+    window = NodeController(first, cast(PeerNode, SilentLinks()))
+    assert window.end_offer() is None
+    first.give_up(GONE)
+    assert first.fault is not None and first.fault.seat is None and first.settle_offer() is None
 
 
 def test_a_game_without_public_scores_so_far_offers_no_early_end() -> None:

@@ -243,6 +243,11 @@ class Session(RandomTurns, DeckTurns, Settling):
         limit = self._decide_within if self._deciding(seat) or seat in self.away else self._drop_after
         return max(0.0, limit - (now - self._waiting_since.get(seat, now)))
 
+    def has_played(self, seat: int) -> bool:
+        """Whether `seat` has sent a message of this game: only such a seat can be named gone (a game never
+        names a seat that may never have joined it, §10.8)."""
+        return bool(self.chains[seat].accepted)
+
     def deciding(self, seat: int) -> bool:
         """Whether the current turn waits for `seat`'s player to decide (not for its software's step)."""
         return self._deciding(seat)

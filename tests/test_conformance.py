@@ -11,7 +11,6 @@ cannot be played is refused with a reason (a string), never with an exception; t
 fit their 66-column panes and are ASCII only in ASCII mode.
 """
 
-import copy
 import functools
 import importlib
 from collections import Counter
@@ -19,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from conformance_helpers import Played, play, replay, sent, sizes, strings_in, strings_of, through_the_wire
+from conformance_helpers import Played, play, replay, sent, sizes, snapshot, strings_in, strings_of, through_the_wire
 from ui_helpers import Recorder, assert_fits, text
 
 from p2pfish.core.actions import Action, SecretChoice
@@ -107,7 +106,7 @@ def check_step(game: Game, step: Step, known: Sequence[Known], log: list[tuple[i
     if step.seat is not None:
         assert step.choice in rules.legal_actions(state, step.seat, known[step.seat])
     # apply is pure: the state given is left as it was, and the same action gives the same state
-    frozen = copy.deepcopy(state)
+    frozen = snapshot(state)
     assert rules.apply(state, step.seat, step.action) == step.after
     assert state == frozen
     if sent(step.action):
@@ -161,7 +160,7 @@ def test_random_games_keep_the_contract_at_every_step(
     assert len(each.steps) > players
     assert each.outcome is not None
     # the outcome shows at the end and stays; nothing more is due
-    assert rules.outcome(final) == each.outcome == rules.outcome(copy.deepcopy(final))
+    assert rules.outcome(final) == each.outcome == rules.outcome(snapshot(final))
     assert len(each.outcome.scores) == players and each.outcome.winners
     assert set(each.outcome.winners) <= set(range(players))
     assert rules.chance(final) is None and rules.to_act(final) == ()

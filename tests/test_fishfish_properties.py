@@ -6,12 +6,12 @@ picked from `legal_actions`. The checks keep their own account of the tiles and 
 moves alone (a model independent of the engine), and probe every state with moves outside the legal set.
 """
 
-import copy
 import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 
+from conformance_helpers import snapshot
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -126,7 +126,7 @@ def test_random_games_keep_every_invariant(game: tuple[int, dict[str, str], list
         logged = [Commit(a.purpose, digest(a.purpose)) if isinstance(a, SecretChoice) else a for a in legal]
         if step % 5 == probe_every:
             for action in probes(state):
-                before = copy.deepcopy(state)
+                before = snapshot(state)
                 try:
                     RULES.apply(state, seat, action)
                 except IllegalAction as error:
@@ -158,7 +158,7 @@ def test_random_games_keep_every_invariant(game: tuple[int, dict[str, str], list
             action = Commit(choice.purpose, digest(choice.purpose))
         else:
             assert RULES.decode_action(json.loads(json.dumps(action.to_wire()))) == action
-        frozen = copy.deepcopy(state)
+        frozen = snapshot(state)
         phase, line_before = state.phase, state.line
         after = RULES.apply(state, seat, action)
         assert state == frozen, "apply must not change the state it is given"

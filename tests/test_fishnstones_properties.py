@@ -6,14 +6,13 @@ from `legal_actions`. The checks are computed independently of the engine where 
 """
 
 import contextlib
-import copy
 import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance_helpers import applied_purely, start_options
+from conformance_helpers import applied_purely, snapshot, start_options
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -155,13 +154,13 @@ def test_cards_are_conserved_and_apply_never_mutates(setup: Setup, data: Any) ->
         # nothing created or lost: pile + every card in the pond + every bucket == the initial mix
         assert census(after) == +setup.mix
         assert sum(after.pile) + sum(len(s) for s in after.pond) + sum(map(sum, after.buckets)) == 36
-        snapshots.append((before.state, copy.deepcopy(before.state)))
+        snapshots.append((before.state, snapshot(before.state)))
 
     game = play(data, setup, on_step=check)
     assert len(snapshots) == len(game.log)
     # No later step changed any earlier state object either.
-    for state, snapshot in snapshots:
-        assert state == snapshot
+    for state, copied in snapshots:
+        assert state == copied
 
 
 @SETTINGS
@@ -347,7 +346,7 @@ def test_a_bait_outside_the_column_is_caught_exactly_at_its_reveal(setup: Setup,
         for column in (1, 2, 3):
             own = column_of(shore, column)
             cheated = any(b == seat and t not in own for b, t, _ in state.baits)
-            before = copy.deepcopy(state)
+            before = snapshot(state)
             try:
                 RULES.apply(state, seat, Reveal(cat_purpose(state.round), column))
             except IllegalAction as error:

@@ -7,12 +7,12 @@ every view, and probes with moves outside the legal set (refused, naming the sea
 was). That the log of a game replays through its wire form is checked for every game in test_conformance.py.
 """
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance_helpers import snapshot
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -217,7 +217,7 @@ class Checker:
             self.probe(before, seat, step.known)
         self.follow(before, after, seat, action)
         self.check(after, step.known)
-        self.last = copy.deepcopy(after)
+        self.last = snapshot(after)
 
     # --- the model ---
 
@@ -395,7 +395,7 @@ class Checker:
         probes += [kingfish.Keep(str(state.shown[q])) for q in state.tackle]
         probes += [Chance((0,)), kingfish.PlayLine("round-0", state.hands[seat][0] if state.hands[seat] else 0, "AS")]
         legal = set(RULES.legal_actions(state, seat, known[seat]))
-        frozen = copy.deepcopy(state)
+        frozen = snapshot(state)
         for actor in (seat, (seat + 1 + self.rng.randrange(p - 1)) % p):
             for action in probes:
                 try:

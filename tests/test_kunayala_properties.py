@@ -6,13 +6,12 @@ move picked from `legal_actions`. The checks re-derive what they can from the vi
 reading of the card labels, independently of the engine.
 """
 
-import copy
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance_helpers import applied_purely, start_options, strings_in
+from conformance_helpers import applied_purely, snapshot, start_options, strings_in
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_kunayala_rules import census
@@ -250,12 +249,12 @@ def test_legal_actions_match_an_independent_reading_of_the_rules(setup: Setup, d
             assert set(legal) == expected
             refused = refusable(view, seat, expected)
             for move in data.draw(st.lists(st.sampled_from(refused), max_size=4)) if refused else []:
-                snapshot = copy.deepcopy(state)
+                unchanged = snapshot(state)
                 try:
                     RULES.apply(state, seat, move)
                 except IllegalAction as error:
                     assert error.seat == seat
-                    assert state == snapshot
+                    assert state == unchanged
                 else:
                     raise AssertionError(f"{move} was not offered yet applied")
         elif state.phase == "octopus":

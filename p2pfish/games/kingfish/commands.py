@@ -52,6 +52,8 @@ PHASE_VERBS = {CHOOSE: "pond", LINE: "line", BAIT: "bait", REEL: "catch", TACKLE
 """The verb of a card or a number typed alone."""
 SIGNS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
 CARD = re.compile(r"(10|[2-9]|[ajqkt])([shdc])")
+CARD_CHARS = 3
+"""The longest token that names a card ("10h")."""
 HELP = """King Fish commands (then Enter); cards as 7H, QS, 10D (or 7h, qs, th):
   pond 2      choose pond 2 for this excursion
   line 7H     cast your line: a hand card, face up (line 3: your 3rd card)
@@ -121,6 +123,8 @@ class Wanted:
 
 def read_card(token: str) -> str | None:
     """The card label a token names ("7h", "q♠", "th" -> "7H", "QS", "10H"), None if none."""
+    if len(token) > CARD_CHARS:
+        return None
     text = "".join(SIGNS.get(char, char) for char in token).lower()
     match = CARD.fullmatch(text)
     if match is None:

@@ -40,6 +40,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import random
 import re
 import sqlite3
 import time
@@ -80,6 +81,8 @@ MAX_BEAT_BYTES = 4096
 FAREWELL_WAIT_S = 0.3
 """After its goodbye, how long a peer waits for the others' (theirs cross its own when all finish together): a
 frame still queued for a seat that said goodbye need not hold the close up (mesh.Mesh.close)."""
+BEAT_JITTER = 0.25
+"""A heartbeat comes heartbeat_s after the last, give or take this share of it (at random)."""
 FRAME_LIMITS = {MESSAGE: MAX_MESSAGE_BYTES, HEARTBEAT: MAX_BEAT_BYTES, BYE: MAX_BEAT_BYTES, AWAY: MAX_BEAT_BYTES}
 
 
@@ -198,6 +201,7 @@ class PeerNode:
         self._awaiting_settles = False
         """Whether this peer is in that wait: it still takes messages, so its heartbeat does not say stopped."""
         self._woken = asyncio.Event()
+        self._beat_rng = random.Random()
         """Set when the game is over and something happened (a frame, a move, a leave): the run looks again."""
 
     async def run(self) -> None:
@@ -212,7 +216,7 @@ class PeerNode:
             while not self._over():
                 self._guarded(self._beat)
                 if not self._over():  # a heartbeat's tick may have ended it (a timeout)
-                    await self._pause(receiver, self.timers.heartbeat_s)
+                    await self._pause(receiver, self._beat_gap())
             if not self._leaving and self.session.settle_offer() is not None:
                 await self._wait_for_settlement(receiver)
             over_at = self.clock()
@@ -220,7 +224,7 @@ class PeerNode:
             while self.clock() < over_at + self._linger_s() and not self._everyone_caught_up():
                 if self.clock() >= next_beat:  # the first at once: the others learn that this peer holds the end
                     self._guarded(self._beat)
-                    next_beat = self.clock() + self.timers.heartbeat_s
+                    next_beat = self.clock() + self._beat_gap()
                 await self._pause(receiver, min(next_beat, over_at + self._linger_s()) - self.clock())
             if self.session.finished or self.session.settlement is not None:
                 self._broadcast([BYE, json.dumps(self.session.have()).encode()])
@@ -242,10 +246,15 @@ class PeerNode:
             while self.session.settlement is None and self.clock() < until and not self._leaving and self._settling:
                 if self.clock() >= next_beat:
                     self._guarded(self._beat)
-                    next_beat = self.clock() + self.timers.heartbeat_s
+                    next_beat = self.clock() + self._beat_gap()
                 await self._pause(receiver, min(next_beat, until) - self.clock())
         finally:
             self._awaiting_settles = False
+
+    def _beat_gap(self) -> float:
+        """The time to the next heartbeat: heartbeat_s give or take BEAT_JITTER of it, drawn afresh each time, so
+        that peers that started together do not all beat (and all read each other's beats) at the same instant."""
+        return self.timers.heartbeat_s * (1.0 + BEAT_JITTER * (2.0 * self._beat_rng.random() - 1.0))
 
     def stop_settling(self) -> None:
         """Stop waiting for an early end (this seat's person left the end screen)."""

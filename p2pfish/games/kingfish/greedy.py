@@ -33,7 +33,9 @@ from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action
 from p2pfish.games.kingfish import rules
 from p2pfish.games.kingfish.rules import (
+    CAUGHT,
     COURT,
+    DECK_LABELS,
     MIN_HAND,
     RANKS,
     SUITS,
@@ -62,6 +64,9 @@ def card_worth(label: str) -> float:
     if value >= COURT:
         return COURT_WORTH
     return TEN_WORTH * (value - 1) / (COURT - 2)
+
+
+_WORTH: Final = {label: card_worth(label) for label in DECK_LABELS}
 
 
 def line_catches(line_rank: int, bait_suit: str, fish: str) -> bool:
@@ -117,7 +122,7 @@ def _threat(
 
 
 class Table:
-    """One decision's reading of the view."""
+    """One decision's reading of the view (pair values and rivals remembered: the search asks it many times)."""
 
     def __init__(self, view: View, *, costs: bool = True) -> None:
         self.view = view
@@ -127,47 +132,70 @@ class Table:
         self.later = costs and full - 1 >= MIN_HAND and view.deck_left >= view.players
         """Whether the cards a pair spends are missed in a later excursion of this round (`costs` False:
         pairs are worth what they catch)."""
+        self._rivals: dict[str | None, tuple[tuple[str | None, str | None, float], ...]] = {}
+        self._pairs: dict[tuple[tuple[str, ...], str, str], float] = {}
 
     def rivals(self, my_bait: str | None) -> list[Rival]:
-        view = self.view
-        found = []
-        for seat in range(view.players):
-            if seat == self.seat or view.reeled[seat]:
-                continue
-            bait = view.baits[seat]
-            found.append(Rival(view.lines[seat], bait, _outranks(bait, my_bait)))
+        return [Rival(*rival) for rival in self._rival_key(my_bait)]
+
+    def _rival_key(self, my_bait: str | None) -> tuple[tuple[str | None, str | None, float], ...]:
+        """Each rival still to reel: its line, its bait turned up, and the chance its bait outranks `my_bait`."""
+        found = self._rivals.get(my_bait)
+        if found is None:
+            view = self.view
+            found = self._rivals[my_bait] = tuple(
+                (view.lines[seat], view.baits[seat], _outranks(view.baits[seat], my_bait))
+                for seat in range(view.players)
+                if seat != self.seat and not view.reeled[seat]
+            )
         return found
 
     def cost(self, line: str, bait: str) -> float:
-        return card_worth(line) + card_worth(bait) if self.later else 0.0
+        return _WORTH[line] + _WORTH[bait] if self.later else 0.0
 
-    def expected_catch(self, pond: Sequence[str], line: str, bait: str) -> float:
+    def expected_catch(self, pond: tuple[str, ...], line: str, bait: str) -> float:
         """The points a line and a bait may expect from `pond`, the rivals reeling first taking their share."""
-        mine = sorted((f for f in pond if catches(line, bait, f)), key=fish_points, reverse=True)
-        if not mine:
+        caught = CAUGHT[line][bait[-1]]
+        if not any(fish in caught for fish in pond):
             return 0.0
-        survives = dict.fromkeys(mine, 1.0)
-        for rival in self.rivals(bait):
-            for fish, chance in rival.threat(pond, rank(line)).items():
-                if fish in survives:
-                    survives[fish] *= 1.0 - chance
-        value, gone = 0.0, 1.0
-        for fish in mine:
-            value += gone * survives[fish] * fish_points(fish)
-            gone *= 1.0 - survives[fish]
+        return _expected_catch(pond, line, bait, self._rival_key(bait))
+
+    def pair_value(self, pond: tuple[str, ...], line: str, bait: str) -> float:
+        key = (pond, line, bait)
+        value = self._pairs.get(key)
+        if value is None:
+            value = self._pairs[key] = self.expected_catch(pond, line, bait) - self.cost(line, bait)
         return value
 
-    def pair_value(self, pond: Sequence[str], line: str, bait: str) -> float:
-        return self.expected_catch(pond, line, bait) - self.cost(line, bait)
-
-    def best_pair(self, pond: Sequence[str], cards: Sequence[str]) -> float:
+    def best_pair(self, pond: tuple[str, ...], cards: Sequence[str]) -> float:
         """The best pair of `cards` for `pond`, 0 with fewer than two cards."""
         values = [self.pair_value(pond, a, b) for a in cards for b in cards if a != b]
         return max(values, default=0.0)
 
-    def line_value(self, pond: Sequence[str], line: str) -> float:
+    def line_value(self, pond: tuple[str, ...], line: str) -> float:
         """A line's worth: with its best bait among the other hand cards."""
         return max((self.pair_value(pond, line, b) for b in self.hand.values() if b != line), default=0.0)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _expected_catch(
+    pond: tuple[str, ...], line: str, bait: str, rivals: tuple[tuple[str | None, str | None, float], ...]
+) -> float:
+    caught = CAUGHT[line][bait[-1]]
+    mine = [f for f in pond if f in caught]
+    if len(mine) > 1:
+        mine.sort(key=fish_points, reverse=True)
+    survives = dict.fromkeys(mine, 1.0)
+    my_line = rank(line)
+    for rival_line, rival_bait, above in rivals:
+        for fish, chance in _threat(rival_line, rival_bait, above, pond, my_line).items():
+            if fish in survives:
+                survives[fish] *= 1.0 - chance
+    value, gone = 0.0, 1.0
+    for fish in mine:
+        value += gone * survives[fish] * fish_points(fish)
+        gone *= 1.0 - survives[fish]
+    return value
 
 
 class GreedyKingFish:

@@ -46,6 +46,7 @@ Wire forms: {"t": "pond", "pond": 0..2}, {"t": "line", "position": p, "label": L
 turned up) and "chance"; decode_action refuses any other field, an unknown tag and a bad label.
 """
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -110,11 +111,15 @@ assert len(DECK_LABELS) >= MAX_PLAYERS * HAND_SIZE + PONDS * POND_SIZE + MAX_PLA
 
 
 def rank(label: str) -> int:
-    return RANK_VALUES[label[:-1]]
+    return _RANK_OF[label] if label in _RANK_OF else RANK_VALUES[label[:-1]]
 
 
 def suit(label: str) -> str:
     return label[-1]
+
+
+_RANK_OF: Final = {label: RANK_VALUES[label[:-1]] for label in DECK_LABELS}
+"""Every card's rank, looked up (the search's playouts ask it millions of times)."""
 
 
 def is_label(text: str) -> bool:
@@ -127,9 +132,21 @@ _LABEL_SET: Final = frozenset(DECK_LABELS)
 def catches(line: str, bait: str, fish: str) -> bool:
     """Whether a line and a bait catch a fish: same suit as the bait and, for a number line, a lower
     number; a court line (J/Q/K) catches every fish of the suit, court fish included."""
-    if suit(fish) != suit(bait):
-        return False
-    return rank(line) >= COURT or rank(fish) < rank(line)
+    return fish in CAUGHT[line][bait[-1]]
+
+
+CAUGHT: Final = {
+    line: {
+        bait_suit: frozenset(
+            fish
+            for fish in DECK_LABELS
+            if suit(fish) == bait_suit and (_RANK_OF[line] >= COURT or _RANK_OF[fish] < _RANK_OF[line])
+        )
+        for bait_suit in SUITS
+    }
+    for line in DECK_LABELS
+}
+"""The fish a line catches with a bait of each suit (`catches`, precomputed)."""
 
 
 def fish_points(label: str) -> int:
@@ -137,9 +154,13 @@ def fish_points(label: str) -> int:
 
 
 def round_deck(round_number: int) -> str:
-    return f"round-{round_number}"
+    return _ROUND_DECKS[round_number] if round_number < len(_ROUND_DECKS) else f"round-{round_number}"
 
 
+_ROUND_DECKS: Final = tuple(f"round-{r}" for r in range(MAX_PLAYERS + 1))
+
+
+@functools.cache
 def clockwise_from(first: int, players: int) -> tuple[int, ...]:
     return tuple((first + k) % players for k in range(players))
 

@@ -121,8 +121,13 @@ def _threat(
     return chances
 
 
+RivalState = tuple[tuple[str | None, str | None], ...]
+"""Each rival still to reel: its line and its bait turned up (None: not played, or face down)."""
+
+
 class Table:
-    """One decision's reading of the view (pair values and rivals remembered: the search asks it many times)."""
+    """One decision's reading of the view. Its values are cached across decisions (the search's playouts meet
+    the same ponds, hands and rivals again and again)."""
 
     def __init__(self, view: View, *, costs: bool = True) -> None:
         self.view = view
@@ -132,49 +137,52 @@ class Table:
         self.later = costs and full - 1 >= MIN_HAND and view.deck_left >= view.players
         """Whether the cards a pair spends are missed in a later excursion of this round (`costs` False:
         pairs are worth what they catch)."""
-        self._rivals: dict[str | None, tuple[tuple[str | None, str | None, float], ...]] = {}
-        self._pairs: dict[tuple[tuple[str, ...], str, str], float] = {}
+        self.rival_state: RivalState = tuple(
+            (view.lines[seat], view.baits[seat])
+            for seat in range(view.players)
+            if seat != self.seat and not view.reeled[seat]
+        )
 
     def rivals(self, my_bait: str | None) -> list[Rival]:
-        return [Rival(*rival) for rival in self._rival_key(my_bait)]
-
-    def _rival_key(self, my_bait: str | None) -> tuple[tuple[str | None, str | None, float], ...]:
-        """Each rival still to reel: its line, its bait turned up, and the chance its bait outranks `my_bait`."""
-        found = self._rivals.get(my_bait)
-        if found is None:
-            view = self.view
-            found = self._rivals[my_bait] = tuple(
-                (view.lines[seat], view.baits[seat], _outranks(view.baits[seat], my_bait))
-                for seat in range(view.players)
-                if seat != self.seat and not view.reeled[seat]
-            )
-        return found
+        return [Rival(*rival) for rival in _rivals(self.rival_state, my_bait)]
 
     def cost(self, line: str, bait: str) -> float:
-        return _WORTH[line] + _WORTH[bait] if self.later else 0.0
+        return _cost(line, bait, self.later)
 
     def expected_catch(self, pond: tuple[str, ...], line: str, bait: str) -> float:
         """The points a line and a bait may expect from `pond`, the rivals reeling first taking their share."""
-        caught = CAUGHT[line][bait[-1]]
-        if not any(fish in caught for fish in pond):
-            return 0.0
-        return _expected_catch(pond, line, bait, self._rival_key(bait))
+        return _expected(pond, line, bait, self.rival_state)
 
     def pair_value(self, pond: tuple[str, ...], line: str, bait: str) -> float:
-        key = (pond, line, bait)
-        value = self._pairs.get(key)
-        if value is None:
-            value = self._pairs[key] = self.expected_catch(pond, line, bait) - self.cost(line, bait)
-        return value
+        return _pair_value(pond, line, bait, self.later, self.rival_state)
 
     def best_pair(self, pond: tuple[str, ...], cards: Sequence[str]) -> float:
         """The best pair of `cards` for `pond`, 0 with fewer than two cards."""
-        values = [self.pair_value(pond, a, b) for a in cards for b in cards if a != b]
-        return max(values, default=0.0)
+        return _best_pair(pond, tuple(cards), self.later, self.rival_state)
 
     def line_value(self, pond: tuple[str, ...], line: str) -> float:
         """A line's worth: with its best bait among the other hand cards."""
-        return max((self.pair_value(pond, line, b) for b in self.hand.values() if b != line), default=0.0)
+        return _best_line(pond, line, tuple(self.hand.values()), self.later, self.rival_state)
+
+
+def _cost(line: str, bait: str, later: bool) -> float:
+    return _WORTH[line] + _WORTH[bait] if later else 0.0
+
+
+def _rivals(rival_state: RivalState, my_bait: str | None) -> tuple[tuple[str | None, str | None, float], ...]:
+    """Each rival's line, bait turned up, and the chance that its bait outranks `my_bait`."""
+    return tuple((line, bait, _outranks(bait, my_bait)) for line, bait in rival_state)
+
+
+def _expected(pond: tuple[str, ...], line: str, bait: str, rival_state: RivalState) -> float:
+    caught = CAUGHT[line][bait[-1]]
+    if not any(fish in caught for fish in pond):
+        return 0.0
+    return _expected_catch(pond, line, bait, _rivals(rival_state, bait))
+
+
+def _pair_value(pond: tuple[str, ...], line: str, bait: str, later: bool, rival_state: RivalState) -> float:
+    return _expected(pond, line, bait, rival_state) - _cost(line, bait, later)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -196,6 +204,19 @@ def _expected_catch(
         value += gone * survives[fish] * fish_points(fish)
         gone *= 1.0 - survives[fish]
     return value
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _best_pair(pond: tuple[str, ...], cards: tuple[str, ...], later: bool, rival_state: RivalState) -> float:
+    values = [_pair_value(pond, a, b, later, rival_state) for a in cards for b in cards if a != b]
+    return max(values, default=0.0)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _best_line(
+    pond: tuple[str, ...], line: str, hand: tuple[str, ...], later: bool, rival_state: RivalState
+) -> float:
+    return max((_pair_value(pond, line, b, later, rival_state) for b in hand if b != line), default=0.0)
 
 
 class GreedyKingFish:

@@ -208,14 +208,25 @@ def _expected_catch(
 
 @functools.lru_cache(maxsize=1 << 15)
 def _best_pair(pond: tuple[str, ...], cards: tuple[str, ...], later: bool, rival_state: RivalState) -> float:
-    values = [_pair_value(pond, a, b, later, rival_state) for a in cards for b in cards if a != b]
-    return max(values, default=0.0)
+    best: float | None = None
+    for bait in cards:
+        colour = bait[-1]
+        same_suit = [fish for fish in pond if fish[-1] == colour]
+        for line in cards:
+            if line == bait:
+                continue
+            caught = CAUGHT[line][colour]
+            if same_suit and any(fish in caught for fish in same_suit):
+                value = _expected_catch(pond, line, bait, _rivals(rival_state, bait)) - _cost(line, bait, later)
+            else:
+                value = 0.0 - _cost(line, bait, later)
+            if best is None or value > best:
+                best = value
+    return 0.0 if best is None else best
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def _best_line(
-    pond: tuple[str, ...], line: str, hand: tuple[str, ...], later: bool, rival_state: RivalState
-) -> float:
+def _best_line(pond: tuple[str, ...], line: str, hand: tuple[str, ...], later: bool, rival_state: RivalState) -> float:
     return max((_pair_value(pond, line, b, later, rival_state) for b in hand if b != line), default=0.0)
 
 
@@ -231,18 +242,12 @@ class GreedyKingFish:
         first = legal[0]
         if len(legal) == 1:
             return first
-        table = Table(view, costs=not isinstance(first, rules.Keep))
-        if isinstance(first, rules.ChoosePond):
-            return self._best(legal, lambda a: _pond_value(table, a))
-        if isinstance(first, rules.PlayLine):
-            return self._best(legal, lambda a: _line_value(table, a))
+        values = action_values(view, legal)
+        if values is None:
+            return legal[self._rng.randrange(len(legal))]
         if isinstance(first, rules.PlayBait):
-            return self._bait(view, legal, [_bait_value(table, action) for action in legal])
-        if isinstance(first, rules.Catch):
-            return self._best(legal, lambda a: _catch_value(table, a))
-        if isinstance(first, rules.Keep):
-            return self._best(legal, lambda a: _keep_value(table, a))
-        return legal[self._rng.randrange(len(legal))]
+            return self._bait(view, legal, values)
+        return pick_best(self._rng, legal, values)
 
     def _bait(self, view: View, legal: Sequence[Action], values: Sequence[float]) -> Action:
         """The face-down bait: its suit, the secret, drawn from a capped softmax over each suit's best value (no
@@ -258,8 +263,26 @@ class GreedyKingFish:
         chosen = draw_secret(self._rng, colours, [best[c][0] for c in colours], BAIT_TEMPERATURE)
         return best[chosen][1]
 
-    def _best(self, legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
-        return pick_best(self._rng, legal, [value(action) for action in legal])
+
+def action_values(view: View, legal: Sequence[Action]) -> list[float] | None:
+    """What the bot makes of each legal action (a bait: of each card, before its suit is drawn); None for a
+    decision it does not know."""
+    first = legal[0]
+    table = Table(view, costs=not isinstance(first, rules.Keep))
+    value: Callable[[Table, Action], float]
+    if isinstance(first, rules.ChoosePond):
+        value = _pond_value
+    elif isinstance(first, rules.PlayLine):
+        value = _line_value
+    elif isinstance(first, rules.PlayBait):
+        value = _bait_value
+    elif isinstance(first, rules.Catch):
+        value = _catch_value
+    elif isinstance(first, rules.Keep):
+        value = _keep_value
+    else:
+        return None
+    return [value(table, action) for action in legal]
 
 
 def _outranks(bait: str | None, mine: str | None) -> float:

@@ -347,7 +347,7 @@ def _bait_label(state: State, seat: int) -> str | None:
 
 def reel_step(state: State) -> tuple[str, int] | None:
     """("turn", seat) when a seat must turn its bait up, ("catch", seat) when it reels, None when done."""
-    shown, lines, baits, reeled = state.shown, state.lines, state.baits, state.reeled
+    shown, lines, reeled = state.shown, state.lines, state.reeled
     group: list[int] = []
     lowest = 0
     for seat in clockwise_from(state.dealer, state.players):

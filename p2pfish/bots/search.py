@@ -96,6 +96,7 @@ class Sampler:
     """A quick value of each legal action (the greedy bot's): with more than `candidates` actions, only the
     `candidates` best by it are searched (None: all are)."""
     candidates: int = CANDIDATES
+    """How many of the prior's best actions are searched (the greedy bot's choice always is)."""
     play_out: "Callable[..., Outcome | Scores] | None" = None
     """A faster play_out for this game (same arguments, same result; None: play_out)."""
 

@@ -96,8 +96,7 @@ class Round:
         self.ponds_shown = tuple(tuple(pond) for pond in self.ponds)
         self.caught_shown = tuple(tuple(c) for c in self.caught)
         self.scores = tuple(
-            past + (_points(caught) if self.playing else 0)
-            for past, caught in zip(self.past, self.caught, strict=True)
+            past + (_points(caught) if self.playing else 0) for past, caught in zip(self.past, self.caught, strict=True)
         )
 
     def view(self, seat: int, phase: Phase, catchable: tuple[str, ...] = ()) -> View:

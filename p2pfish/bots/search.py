@@ -93,8 +93,12 @@ class Sampler:
     determinizer for that decision (None: `sample`): a Fish Fish Fish weighs the card under the line by how the
     seat reads the Fisherman."""
     prior: Callable[[Any, Sequence[Action]], list[float]] | None = None
-    """A quick value of each legal action (the greedy bot's): with more than CANDIDATES actions, only the
-    CANDIDATES best by it are searched (None: all are)."""
+    """A quick value of each legal action (the greedy bot's): with more than `candidates` actions, only the
+    `candidates` best by it are searched (None: all are)."""
+    candidates: int = CANDIDATES
+    """How many of the prior's best actions are searched (the greedy bot's choice always is)."""
+    play_out: "Callable[..., Outcome | Scores] | None" = None
+    """A faster play_out for this game (same arguments, same result; None: play_out)."""
 
 
 Horizon = Callable[[Any, World], tuple[float, ...] | None]
@@ -267,10 +271,11 @@ class SearchBot:
         return means, visits
 
     def _candidates(self, view: Any, legal: Sequence[Action], keep: int | None) -> list[int]:
-        if self._sampler.prior is None or len(legal) <= CANDIDATES:
+        count = self._sampler.candidates
+        if self._sampler.prior is None or len(legal) <= count:
             return list(range(len(legal)))
         prior = self._sampler.prior(view, legal)
-        best = sorted(range(len(legal)), key=lambda i: prior[i], reverse=True)[:CANDIDATES]
+        best = sorted(range(len(legal)), key=lambda i: prior[i], reverse=True)[:count]
         return best if keep is None or keep in best else [*best, keep]
 
     def _playout(self, world: World, seat: int, action: Action, rng: random.Random) -> float:
@@ -278,7 +283,8 @@ class SearchBot:
         play(self._rules, world, seat, action)
         make = self._own.fork if isinstance(self._own, Forkable) else self._policy
         players = [make(random.Random(rng.getrandbits(64))) for _ in world.known]
-        outcome = play_out(self._rules, world, players, rng, horizon=self._sampler.horizon, root=root)
+        run = play_out if self._sampler.play_out is None else self._sampler.play_out
+        outcome = run(self._rules, world, players, rng, horizon=self._sampler.horizon, root=root)
         return reward(outcome, seat, self._sampler.horizon_scale)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:

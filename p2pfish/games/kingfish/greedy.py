@@ -33,7 +33,9 @@ from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action
 from p2pfish.games.kingfish import rules
 from p2pfish.games.kingfish.rules import (
+    CAUGHT,
     COURT,
+    DECK_LABELS,
     MIN_HAND,
     RANKS,
     SUITS,
@@ -62,6 +64,9 @@ def card_worth(label: str) -> float:
     if value >= COURT:
         return COURT_WORTH
     return TEN_WORTH * (value - 1) / (COURT - 2)
+
+
+_WORTH: Final = {label: card_worth(label) for label in DECK_LABELS}
 
 
 def line_catches(line_rank: int, bait_suit: str, fish: str) -> bool:
@@ -116,8 +121,13 @@ def _threat(
     return chances
 
 
+RivalState = tuple[tuple[str | None, str | None], ...]
+"""Each rival still to reel: its line and its bait turned up (None: not played, or face down)."""
+
+
 class Table:
-    """One decision's reading of the view."""
+    """One decision's reading of the view. Its values are cached across decisions (the search's playouts meet
+    the same ponds, hands and rivals again and again)."""
 
     def __init__(self, view: View, *, costs: bool = True) -> None:
         self.view = view
@@ -127,47 +137,97 @@ class Table:
         self.later = costs and full - 1 >= MIN_HAND and view.deck_left >= view.players
         """Whether the cards a pair spends are missed in a later excursion of this round (`costs` False:
         pairs are worth what they catch)."""
+        self.rival_state: RivalState = tuple(
+            (view.lines[seat], view.baits[seat])
+            for seat in range(view.players)
+            if seat != self.seat and not view.reeled[seat]
+        )
 
     def rivals(self, my_bait: str | None) -> list[Rival]:
-        view = self.view
-        found = []
-        for seat in range(view.players):
-            if seat == self.seat or view.reeled[seat]:
-                continue
-            bait = view.baits[seat]
-            found.append(Rival(view.lines[seat], bait, _outranks(bait, my_bait)))
-        return found
+        return [Rival(*rival) for rival in _rivals(self.rival_state, my_bait)]
 
     def cost(self, line: str, bait: str) -> float:
-        return card_worth(line) + card_worth(bait) if self.later else 0.0
+        return _cost(line, bait, self.later)
 
-    def expected_catch(self, pond: Sequence[str], line: str, bait: str) -> float:
+    def expected_catch(self, pond: tuple[str, ...], line: str, bait: str) -> float:
         """The points a line and a bait may expect from `pond`, the rivals reeling first taking their share."""
-        mine = sorted((f for f in pond if catches(line, bait, f)), key=fish_points, reverse=True)
-        if not mine:
-            return 0.0
-        survives = dict.fromkeys(mine, 1.0)
-        for rival in self.rivals(bait):
-            for fish, chance in rival.threat(pond, rank(line)).items():
-                if fish in survives:
-                    survives[fish] *= 1.0 - chance
-        value, gone = 0.0, 1.0
-        for fish in mine:
-            value += gone * survives[fish] * fish_points(fish)
-            gone *= 1.0 - survives[fish]
-        return value
+        return _expected(pond, line, bait, self.rival_state)
 
-    def pair_value(self, pond: Sequence[str], line: str, bait: str) -> float:
-        return self.expected_catch(pond, line, bait) - self.cost(line, bait)
+    def pair_value(self, pond: tuple[str, ...], line: str, bait: str) -> float:
+        return _pair_value(pond, line, bait, self.later, self.rival_state)
 
-    def best_pair(self, pond: Sequence[str], cards: Sequence[str]) -> float:
+    def best_pair(self, pond: tuple[str, ...], cards: Sequence[str]) -> float:
         """The best pair of `cards` for `pond`, 0 with fewer than two cards."""
-        values = [self.pair_value(pond, a, b) for a in cards for b in cards if a != b]
-        return max(values, default=0.0)
+        return _best_pair(pond, tuple(cards), self.later, self.rival_state)
 
-    def line_value(self, pond: Sequence[str], line: str) -> float:
+    def line_value(self, pond: tuple[str, ...], line: str) -> float:
         """A line's worth: with its best bait among the other hand cards."""
-        return max((self.pair_value(pond, line, b) for b in self.hand.values() if b != line), default=0.0)
+        return _best_line(pond, line, tuple(self.hand.values()), self.later, self.rival_state)
+
+
+def _cost(line: str, bait: str, later: bool) -> float:
+    return _WORTH[line] + _WORTH[bait] if later else 0.0
+
+
+def _rivals(rival_state: RivalState, my_bait: str | None) -> tuple[tuple[str | None, str | None, float], ...]:
+    """Each rival's line, bait turned up, and the chance that its bait outranks `my_bait`."""
+    return tuple((line, bait, _outranks(bait, my_bait)) for line, bait in rival_state)
+
+
+def _expected(pond: tuple[str, ...], line: str, bait: str, rival_state: RivalState) -> float:
+    caught = CAUGHT[line][bait[-1]]
+    if not any(fish in caught for fish in pond):
+        return 0.0
+    return _expected_catch(pond, line, bait, _rivals(rival_state, bait))
+
+
+def _pair_value(pond: tuple[str, ...], line: str, bait: str, later: bool, rival_state: RivalState) -> float:
+    return _expected(pond, line, bait, rival_state) - _cost(line, bait, later)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _expected_catch(
+    pond: tuple[str, ...], line: str, bait: str, rivals: tuple[tuple[str | None, str | None, float], ...]
+) -> float:
+    caught = CAUGHT[line][bait[-1]]
+    mine = [f for f in pond if f in caught]
+    if len(mine) > 1:
+        mine.sort(key=fish_points, reverse=True)
+    survives = dict.fromkeys(mine, 1.0)
+    my_line = rank(line)
+    for rival_line, rival_bait, above in rivals:
+        for fish, chance in _threat(rival_line, rival_bait, above, pond, my_line).items():
+            if fish in survives:
+                survives[fish] *= 1.0 - chance
+    value, gone = 0.0, 1.0
+    for fish in mine:
+        value += gone * survives[fish] * fish_points(fish)
+        gone *= 1.0 - survives[fish]
+    return value
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _best_pair(pond: tuple[str, ...], cards: tuple[str, ...], later: bool, rival_state: RivalState) -> float:
+    best: float | None = None
+    for bait in cards:
+        colour = bait[-1]
+        same_suit = [fish for fish in pond if fish[-1] == colour]
+        for line in cards:
+            if line == bait:
+                continue
+            caught = CAUGHT[line][colour]
+            if same_suit and any(fish in caught for fish in same_suit):
+                value = _expected_catch(pond, line, bait, _rivals(rival_state, bait)) - _cost(line, bait, later)
+            else:
+                value = 0.0 - _cost(line, bait, later)
+            if best is None or value > best:
+                best = value
+    return 0.0 if best is None else best
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _best_line(pond: tuple[str, ...], line: str, hand: tuple[str, ...], later: bool, rival_state: RivalState) -> float:
+    return max((_pair_value(pond, line, b, later, rival_state) for b in hand if b != line), default=0.0)
 
 
 class GreedyKingFish:
@@ -182,18 +242,12 @@ class GreedyKingFish:
         first = legal[0]
         if len(legal) == 1:
             return first
-        table = Table(view, costs=not isinstance(first, rules.Keep))
-        if isinstance(first, rules.ChoosePond):
-            return self._best(legal, lambda a: _pond_value(table, a))
-        if isinstance(first, rules.PlayLine):
-            return self._best(legal, lambda a: _line_value(table, a))
+        values = action_values(view, legal)
+        if values is None:
+            return legal[self._rng.randrange(len(legal))]
         if isinstance(first, rules.PlayBait):
-            return self._bait(view, legal, [_bait_value(table, action) for action in legal])
-        if isinstance(first, rules.Catch):
-            return self._best(legal, lambda a: _catch_value(table, a))
-        if isinstance(first, rules.Keep):
-            return self._best(legal, lambda a: _keep_value(table, a))
-        return legal[self._rng.randrange(len(legal))]
+            return self._bait(view, legal, values)
+        return pick_best(self._rng, legal, values)
 
     def _bait(self, view: View, legal: Sequence[Action], values: Sequence[float]) -> Action:
         """The face-down bait: its suit, the secret, drawn from a capped softmax over each suit's best value (no
@@ -209,8 +263,26 @@ class GreedyKingFish:
         chosen = draw_secret(self._rng, colours, [best[c][0] for c in colours], BAIT_TEMPERATURE)
         return best[chosen][1]
 
-    def _best(self, legal: Sequence[Action], value: Callable[[Action], float]) -> Action:
-        return pick_best(self._rng, legal, [value(action) for action in legal])
+
+def action_values(view: View, legal: Sequence[Action]) -> list[float] | None:
+    """What the bot makes of each legal action (a bait: of each card, before its suit is drawn); None for a
+    decision it does not know."""
+    first = legal[0]
+    table = Table(view, costs=not isinstance(first, rules.Keep))
+    value: Callable[[Table, Action], float]
+    if isinstance(first, rules.ChoosePond):
+        value = _pond_value
+    elif isinstance(first, rules.PlayLine):
+        value = _line_value
+    elif isinstance(first, rules.PlayBait):
+        value = _bait_value
+    elif isinstance(first, rules.Catch):
+        value = _catch_value
+    elif isinstance(first, rules.Keep):
+        value = _keep_value
+    else:
+        return None
+    return [value(table, action) for action in legal]
 
 
 def _outranks(bait: str | None, mine: str | None) -> float:

@@ -46,6 +46,7 @@ Wire forms: {"t": "pond", "pond": 0..2}, {"t": "line", "position": p, "label": L
 turned up) and "chance"; decode_action refuses any other field, an unknown tag and a bad label.
 """
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -110,11 +111,15 @@ assert len(DECK_LABELS) >= MAX_PLAYERS * HAND_SIZE + PONDS * POND_SIZE + MAX_PLA
 
 
 def rank(label: str) -> int:
-    return RANK_VALUES[label[:-1]]
+    return _RANK_OF[label] if label in _RANK_OF else RANK_VALUES[label[:-1]]
 
 
 def suit(label: str) -> str:
     return label[-1]
+
+
+_RANK_OF: Final = {label: RANK_VALUES[label[:-1]] for label in DECK_LABELS}
+"""Every card's rank, looked up (the search's playouts ask it millions of times)."""
 
 
 def is_label(text: str) -> bool:
@@ -127,9 +132,21 @@ _LABEL_SET: Final = frozenset(DECK_LABELS)
 def catches(line: str, bait: str, fish: str) -> bool:
     """Whether a line and a bait catch a fish: same suit as the bait and, for a number line, a lower
     number; a court line (J/Q/K) catches every fish of the suit, court fish included."""
-    if suit(fish) != suit(bait):
-        return False
-    return rank(line) >= COURT or rank(fish) < rank(line)
+    return fish in CAUGHT[line][bait[-1]]
+
+
+CAUGHT: Final = {
+    line: {
+        bait_suit: frozenset(
+            fish
+            for fish in DECK_LABELS
+            if suit(fish) == bait_suit and (_RANK_OF[line] >= COURT or _RANK_OF[fish] < _RANK_OF[line])
+        )
+        for bait_suit in SUITS
+    }
+    for line in DECK_LABELS
+}
+"""The fish a line catches with a bait of each suit (`catches`, precomputed)."""
 
 
 def fish_points(label: str) -> int:
@@ -137,9 +154,13 @@ def fish_points(label: str) -> int:
 
 
 def round_deck(round_number: int) -> str:
-    return f"round-{round_number}"
+    return _ROUND_DECKS[round_number] if round_number < len(_ROUND_DECKS) else f"round-{round_number}"
 
 
+_ROUND_DECKS: Final = tuple(f"round-{r}" for r in range(MAX_PLAYERS + 1))
+
+
+@functools.cache
 def clockwise_from(first: int, players: int) -> tuple[int, ...]:
     return tuple((first + k) % players for k in range(players))
 
@@ -326,11 +347,21 @@ def _bait_label(state: State, seat: int) -> str | None:
 
 def reel_step(state: State) -> tuple[str, int] | None:
     """("turn", seat) when a seat must turn its bait up, ("catch", seat) when it reels, None when done."""
-    waiting = [seat for seat in state.order if not state.reeled[seat]]
-    if not waiting:
+    shown, lines, reeled = state.shown, state.lines, state.reeled
+    group: list[int] = []
+    lowest = 0
+    for seat in clockwise_from(state.dealer, state.players):
+        if reeled[seat]:
+            continue
+        line = lines[seat]
+        assert line is not None
+        line_rank = _RANK_OF[str(shown[line])]
+        if not group or line_rank < lowest:
+            group, lowest = [seat], line_rank
+        elif line_rank == lowest:
+            group.append(seat)
+    if not group:
         return None
-    lowest = min(_line_rank(state, seat) for seat in waiting)
-    group = [seat for seat in waiting if _line_rank(state, seat) == lowest]
     for seat in group:
         if _bait_label(state, seat) is None:
             return ("turn", seat)
@@ -668,9 +699,19 @@ class KingFish(Rules):
     # --- views and outcome ---
 
     def view(self, state: State, seat: int, known: Known) -> View:
-        hand = tuple((p, label) for p in state.hands[seat] if (label := label_at(state, known, p)) is not None)
+        shown, deck = state.shown, state.deck
+        hand = []
+        for p in state.hands[seat]:
+            label = shown[p]
+            if label is None:
+                secret = known.get(card_name(deck, p))
+                if secret is None:
+                    continue
+                label = str(secret)
+            hand.append((p, label))
         my_bait_position = state.baits[seat]
-        baits = tuple(None if p is None else state.shown[p] for p in state.baits)
+        baits = tuple(None if p is None else shown[p] for p in state.baits)
+        reeling = state.phase == REEL and reel_step(state) == ("catch", seat)
         return View(
             seat=seat,
             players=state.players,
@@ -681,21 +722,19 @@ class KingFish(Rules):
             dealer=state.dealer,
             chooser=state.chooser,
             excursion=state.excursion,
-            hand=hand,
+            hand=tuple(hand),
             hand_sizes=tuple(len(h) for h in state.hands),
-            public_in_hand=tuple(
-                tuple(str(state.shown[p]) for p in h if state.shown[p] is not None) for h in state.hands
-            ),
-            ponds=tuple(pond_labels(state, pond) for pond in range(PONDS)),
+            public_in_hand=tuple(tuple(str(shown[p]) for p in h if shown[p] is not None) for h in state.hands),
+            ponds=tuple(tuple(str(shown[p]) for p in pond) for pond in state.ponds),
             pond=state.pond,
-            lines=tuple(None if p is None else state.shown[p] for p in state.lines),
+            lines=tuple(None if p is None else shown[p] for p in state.lines),
             baits_down=tuple(p is not None and b is None for p, b in zip(state.baits, baits, strict=True)),
             baits=baits,
             my_bait=None if my_bait_position is None else label_at(state, known, my_bait_position),
             reeled=state.reeled,
             reel_log=state.reel_log,
-            catchable=catchable(state, seat) if state.phase == REEL and reel_step(state) == ("catch", seat) else (),
-            tackle=tuple(str(state.shown[p]) for p in state.tackle),
+            catchable=catchable(state, seat) if reeling else (),
+            tackle=tuple(str(shown[p]) for p in state.tackle),
             deck_left=state.deck_left,
             caught=state.caught,
             history=state.history,

@@ -9,12 +9,14 @@ legal actions are the same in every sample.
 """
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 from p2pfish.bots.search import Sampler, World, round_horizon
-from p2pfish.core.actions import card_name
+from p2pfish.core.actions import Action, card_name
 from p2pfish.core.wire import Scalar
+from p2pfish.games.kingfish.greedy import action_values
+from p2pfish.games.kingfish.playout import fast_play_out
 from p2pfish.games.kingfish.rules import DECK_LABELS, Options, PlayBait, State, View, round_deck, suit
 
 
@@ -116,5 +118,42 @@ HORIZON_SCALE: Final = 3.0
 """The lead at the end of a playout (in points) worth about a 0.88 reward (a round brings a seat a few fish)."""
 
 
-SAMPLER = Sampler(sample, secret=_secret, hidden=_hidden, horizon=round_horizon, horizon_scale=HORIZON_SCALE)
+def _prior(view: Any, legal: Sequence[Action]) -> list[float]:
+    """The greedy bot's value of each action, the CANDIDATES best searched. For a bait, the greedy's best card
+    of each suit comes first: what a bait hides is its suit, and every suit held must be searched for the draw
+    (with at most four suits, CANDIDATES covers them all)."""
+    assert isinstance(view, View)
+    values = action_values(view, legal)
+    if values is None:
+        return [0.0] * len(legal)
+    if view.phase != "bait":
+        return values
+    hand = dict(view.hand)
+    best: dict[str, int] = {}
+    for index, action in enumerate(legal):
+        assert isinstance(action, PlayBait)
+        colour = suit(hand[action.position])
+        if colour not in best or values[index] > values[best[colour]]:
+            best[colour] = index
+    firsts = set(best.values())
+    return [value + (SUIT_FIRST if index in firsts else 0.0) for index, value in enumerate(values)]
+
+
+SUIT_FIRST: Final = 1000.0
+"""Added to the prior of a suit's best bait card (a pair is worth a few points at most)."""
+CANDIDATES: Final = 4
+"""How many actions a decision searches (the greedy bot's best by its own values, and its choice): a line
+has up to six, and a handful of playouts each could not tell them apart; four covers every suit of a bait."""
+
+
+SAMPLER = Sampler(
+    sample,
+    secret=_secret,
+    hidden=_hidden,
+    horizon=round_horizon,
+    horizon_scale=HORIZON_SCALE,
+    prior=_prior,
+    candidates=CANDIDATES,
+    play_out=fast_play_out,
+)
 """This game's determinizer, for its registry entry."""

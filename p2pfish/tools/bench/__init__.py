@@ -34,6 +34,8 @@ FIGURES: dict[str, str] = {
     "engine_move_p50_ms": "p2pfish.tools.bench.engine_figures:engine_move_p50_ms",
     "engine_move_p99_ms": "p2pfish.tools.bench.engine_figures:engine_move_p99_ms",
     "engine_move_vs_encode_x": "p2pfish.tools.bench.engine_figures:engine_move_vs_encode_x",
+    "kingfish_playout_ms": "p2pfish.tools.bench.search_figures:kingfish_playout_ms",
+    "kingfish_playout_vs_engine_x": "p2pfish.tools.bench.search_figures:kingfish_playout_vs_engine_x",
     "keypress_ms": "p2pfish.tools.bench.ui_figures:keypress_ms",
     "help_s": "p2pfish.tools.bench.ui_figures:help_s",
     "play_first_board_s": "p2pfish.tools.bench.start_figures:play_first_board_s",

@@ -303,12 +303,28 @@ def test_illegal_commands_say_why(game: Game) -> None:
     assert reasons > 1000
 
 
+SELECTED_PER_DECISION = 4
+"""Moves drawn selected on the acting seat's board at each recorded decision, besides none: a different few at
+each decision (a Kuna Yala decision offers hundreds), so that over a game every kind of move is drawn selected."""
+
+
+def selected_sample(legal: Sequence[Action], decision: int) -> tuple[Action, ...]:
+    """SELECTED_PER_DECISION of `legal`, evenly spread, starting further along at each decision."""
+    if len(legal) <= SELECTED_PER_DECISION:
+        return tuple(legal)
+    stride = len(legal) / SELECTED_PER_DECISION
+    return tuple(legal[(decision + int(k * stride)) % len(legal)] for k in range(SELECTED_PER_DECISION))
+
+
 @pytest.mark.parametrize("game", BY_GAME)
 def test_every_board_fits_66_by_15_and_ascii_mode_is_ascii(game: Game) -> None:
     kit = game.ui()
-    for each, moment in recorded(game.id).moments():
+    selected_kinds: set[str] = set()
+    for decision, (each, moment) in enumerate(recorded(game.id).moments()):
+        sample = selected_sample(moment.legal, decision)
+        selected_kinds.update(type(action).__name__ for action in sample)
         for seat, view in enumerate(moment.views):
-            choices: tuple[Action | None, ...] = (None, *moment.legal) if seat == moment.seat else (None,)
+            choices: tuple[Action | None, ...] = (None, *sample) if seat == moment.seat else (None,)
             for selected in choices:
                 for ascii_only in (False, True):
                     drawn = kit.board(view, each.names, selected, ascii_only, 66)
@@ -320,3 +336,5 @@ def test_every_board_fits_66_by_15_and_ascii_mode_is_ascii(game: Game) -> None:
                 drawn = kit.board(view, each.names, None, ascii_only, 66)
                 assert_fits(drawn, HEIGHT)
                 assert text(drawn).isascii() or not ascii_only
+    offered = {type(action).__name__ for _, moment in recorded(game.id).moments() for action in moment.legal}
+    assert selected_kinds == offered

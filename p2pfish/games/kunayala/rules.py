@@ -469,7 +469,12 @@ class SchoolInfo:
                         if neighbour in occupied:
                             mask &= fitting_fish(occupied[neighbour].top)
                     open_masks[position] = mask
-        return SchoolInfo(school, occupied, open_masks, live_fish, corals)
+        info = SchoolInfo(school, occupied, open_masks, live_fish, corals)
+        if self._view is not None:
+            seen = {cell.position: _seen(cell) for cell in cells}
+            view = tuple(seen.pop((c.x, c.y), c) for c in self._view) if len(seen) > (added is not None) else self._view
+            info._view = (*view, seen[added.position]) if added is not None else view
+        return info
 
     def cells_for(self, new: Card) -> tuple[Position, ...]:
         """The open cells where `new` fits every neighbour."""
@@ -494,8 +499,12 @@ class SchoolInfo:
     def view(self) -> "tuple[SchoolCell, ...]":
         """The school as every seat sees it."""
         if self._view is None:
-            self._view = tuple(SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile)) for cell in self.school)
+            self._view = tuple(_seen(cell) for cell in self.school)
         return self._view
+
+
+def _seen(cell: Cell) -> "SchoolCell":
+    return SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile))
 
 
 SCHOOL_CACHE_SIZE: Final = 1024
@@ -557,6 +566,12 @@ def source_stack(stacks: Sequence[int], slot: int) -> int | None:
         if stacks[stack]:
             return stack
     return None
+
+
+def _without(labels: tuple[str, ...], label: str) -> tuple[str, ...]:
+    """`labels` less `label` (every card label is unique)."""
+    at = labels.index(label)
+    return labels[:at] + labels[at + 1 :]
 
 
 def game_ends(state: State) -> bool:
@@ -885,7 +900,7 @@ class KunaYala(Rules):
         assert stack is not None
         drawn = state._replace(
             stacks=replace_at(state.stacks, stack, state.stacks[stack] - 1),
-            unseen=tuple(other for other in state.unseen if other != label),
+            unseen=_without(state.unseen, label),
         )
         kind = card(label).kind
         again = (slot, *rest)

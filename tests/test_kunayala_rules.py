@@ -39,15 +39,17 @@ from p2pfish.games.kunayala.rules import (
     PlaceOctopus,
     PlaceOther,
     PlaceOwn,
+    SchoolInfo,
     State,
     card,
     deck_labels,
     game_ends,
     parse_options,
+    school_info,
     scores,
 )
 from p2pfish.games.registry import make_bot
-from p2pfish.selfplay import play_game
+from p2pfish.selfplay import Step, play_game
 from p2pfish.session.audit import audit
 
 COLOUR_LETTERS = dict(zip("rygb", FISH_COLOURS, strict=True))
@@ -969,6 +971,24 @@ def test_random_bots_play_whole_games_to_an_outcome(players: int) -> None:
         assert None not in state.colours and len(set(state.colours)) == players
         assert sum(1 for size in state.stacks if size == 0) >= 3
         assert census(state) == Counter(deck_labels(state.options))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_what_the_rules_read_from_a_school_is_kept_up_to_date_move_by_move(players: int) -> None:
+    """Each placement works out the new school's SchoolInfo from the one before: it is the same as worked out
+    afresh, the open cells in the same order (the legal actions' order follows it)."""
+    rng = random.Random(players)
+    bots = [make_bot("greedy" if seat % 2 else "random", RULES.id, random.Random(seat)) for seat in range(players)]
+
+    def check(step: Step) -> None:
+        for school in step.after.schools:
+            kept, afresh = school_info(school), SchoolInfo.of(school)
+            assert kept.grid == afresh.grid
+            assert list(kept.open.items()) == list(afresh.open.items())
+            assert (kept.live_fish, kept.corals, kept.view) == (afresh.live_fish, afresh.corals, afresh.view)
+
+    for _ in range(2):
+        play_game(RULES, players, {}, bots, rng, on_step=check)
 
 
 def test_a_game_through_the_session_deals_each_colour_privately_and_audits_clean() -> None:

@@ -21,6 +21,8 @@ from typing import Any, Final
 from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
 from p2pfish.games.kunayala.rules import (
+    ANY_CARD,
+    ANY_FISH,
     BONES,
     BONES_CARD,
     CORAL,
@@ -36,9 +38,12 @@ from p2pfish.games.kunayala.rules import (
     Discard,
     PlaceOther,
     PlaceOwn,
+    SchoolCell,
     View,
     card,
     fits,
+    fitting_fish,
+    placing_key,
 )
 
 WEIGHT: Final = 1.0
@@ -55,9 +60,14 @@ DISCARD_THREAT: Final = {SHARK: 2.0, FISH: 1.0, CORAL: 0.0}
 
 Position = tuple[int, int]
 Grid = dict[Position, Card]
+SchoolView = tuple[SchoolCell, ...]
 Key = tuple[int, tuple[int, ...], int, int]
 """A placement's effect: the school, its fish change by colour, sharks added, corals added."""
+Effect = tuple[tuple[int, ...], int, int, int | None]
+"""A placement's effect within its school: the fish change by colour, sharks added, corals added, and (for a fish
+that curses nothing) the fish of the bot's colour it leaves exposed to a curse."""
 NO_FISH: Final = (0,) * len(FISH_COLOURS)
+CORAL_EFFECT: Final[Effect] = (NO_FISH, 0, 1, None)
 
 
 def visible(top: str) -> Card:
@@ -66,16 +76,6 @@ def visible(top: str) -> Card:
 
 def around(x: int, y: int) -> tuple[Position, ...]:
     return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-
-
-def open_cells(grid: Grid) -> dict[Position, list[Card]]:
-    """Every empty cell next to a card, with the visible cards around it."""
-    cells: dict[Position, list[Card]] = {}
-    for (x, y), top in grid.items():
-        for position in around(x, y):
-            if position not in grid:
-                cells.setdefault(position, []).append(top)
-    return cells
 
 
 def runs_through(grid: Grid, position: Position, background: str | None) -> list[list[Position]]:
@@ -100,6 +100,109 @@ def strict_majority(row: Sequence[int], colour: int) -> bool:
     return all(mine > n for i, n in enumerate(row) if i != colour)
 
 
+def fish_change(colour: str, change: int) -> tuple[int, ...]:
+    fish = [0] * len(FISH_COLOURS)
+    fish[COLOUR_INDEX[colour]] = change
+    return tuple(fish)
+
+
+class Reading:
+    """What the bot reads from one school as seen, worked out once per school view object (the rules hand out
+    the same object for a school until it changes, so it serves every decision until then)."""
+
+    __slots__ = ("_effects", "counts", "fish", "grid", "octopuses", "open", "school", "sharks")
+
+    def __init__(self, school: SchoolView) -> None:
+        self.school: Final = school
+        grid: Grid = {(c.x, c.y): visible(c.top) for c in school}
+        self.grid: Final = grid
+        counts = [0] * len(FISH_COLOURS)
+        for top in grid.values():
+            if top.kind == FISH and top.colour is not None:
+                counts[COLOUR_INDEX[top.colour]] += top.fish
+        self.counts: Final = tuple(counts)
+        """Fish on the visible fish cards, by colour."""
+        self.sharks: Final = sum(1 for top in grid.values() if top.kind == SHARK)
+        self.octopuses: Final = sum(c.height - 1 for c in school if c.top != BONES and card(c.top).kind == OCTOPUS)
+        self.fish: Final = [p for p, top in grid.items() if top.kind == FISH]
+        """Where a shark may go."""
+        open_masks: dict[Position, int] = {}
+        for (x, y), top in grid.items():
+            mask = fitting_fish(top)
+            for position in around(x, y):
+                if position not in grid:
+                    open_masks[position] = open_masks.get(position, ANY_FISH) & mask
+        self.open: Final = open_masks
+        """Every empty cell next to a card, with the fish kinds that fit all of its neighbours."""
+        self._effects: dict[tuple[Position, Card, int], Effect] = {}
+
+    def positions_for(self, new: Card) -> list[Position]:
+        """Where `new` may go in this school (a shark: onto a fish)."""
+        if new.kind == SHARK:
+            return self.fish
+        key = placing_key(new)
+        if key == ANY_CARD:
+            return list(self.open)
+        if key is None:
+            grid = self.grid
+            return [(x, y) for x, y in self.open if all(fits(new, grid[p]) for p in around(x, y) if p in grid)]
+        return [position for position, mask in self.open.items() if mask >> key & 1]
+
+    def effect(self, position: Position, new: Card, mine: int) -> Effect:
+        """What placing `new` on `position` does here, for a bot of colour FISH_COLOURS[mine] (memoised)."""
+        memo = (position, new, mine)
+        found = self._effects.get(memo)
+        if found is None:
+            found = self._effects[memo] = self._effect(position, new, mine)
+        return found
+
+    def _effect(self, position: Position, new: Card, mine: int) -> Effect:
+        grid = self.grid
+        if new.kind == CORAL:
+            return CORAL_EFFECT
+        if new.kind == SHARK:
+            prey = grid[position]
+            assert prey.colour is not None
+            return fish_change(prey.colour, -prey.fish), 1, 0, None
+        assert new.colour is not None
+        if not any(
+            other.kind == FISH and other.background == new.background
+            for other in (grid.get(p) for p in around(*position))
+            if other is not None
+        ):
+            return fish_change(new.colour, new.fish), 0, 0, 0  # no run to join (what runs_through would find)
+        runs = runs_through(grid, position, new.background)
+        cursed = [p for run in runs if len(run) >= CURSE_RUN - 1 for p in run]
+        if not cursed:
+            new_mine = new.fish if COLOUR_INDEX[new.colour] == mine else 0
+            exposed = sum(self._of_colour(run, mine) + new_mine for run in runs if len(run) == CURSE_RUN - 2)
+            return fish_change(new.colour, new.fish), 0, 0, exposed
+        lost = [0] * len(FISH_COLOURS)
+        for p in cursed:
+            victim = grid[p]
+            assert victim.colour is not None
+            lost[COLOUR_INDEX[victim.colour]] -= victim.fish
+        return tuple(lost), 0, 0, None
+
+    def _of_colour(self, run: list[Position], colour: int) -> int:
+        grid = self.grid
+        return sum(grid[p].fish for p in run if grid[p].colour == FISH_COLOURS[colour])
+
+
+READING_CACHE_SIZE: Final = 512
+_readings: dict[int, Reading] = {}
+"""Readings by the identity of their school view; each keeps its view alive, so the id is not reused meanwhile."""
+
+
+def reading(school: SchoolView) -> Reading:
+    found = _readings.get(id(school))
+    if found is None or found.school is not school:
+        if len(_readings) >= READING_CACHE_SIZE:
+            _readings.clear()
+        found = _readings[id(school)] = Reading(school)
+    return found
+
+
 class Table:
     """The visible board of one decision, reduced to what the score estimate needs."""
 
@@ -109,27 +212,20 @@ class Table:
         self.players = view.players
         self.mine = COLOUR_INDEX[view.my_colour]
         self.theirs = tuple(i for i in range(len(FISH_COLOURS)) if i != self.mine)
-        self.grids: list[Grid] = [{(c.x, c.y): visible(c.top) for c in school} for school in view.schools]
-        self.counts: list[list[int]] = []
-        for grid in self.grids:
-            row = [0] * len(FISH_COLOURS)
-            for top in grid.values():
-                if top.kind == FISH and top.colour is not None:
-                    row[COLOUR_INDEX[top.colour]] += top.fish
-            self.counts.append(row)
+        self.readings = [reading(school) for school in view.schools]
+        self.counts: list[Sequence[int]] = [r.counts for r in self.readings]
         self.totals = [sum(row[i] for row in self.counts) for i in range(len(FISH_COLOURS))]
-        self.sharks = [sum(1 for top in grid.values() if top.kind == SHARK) for grid in self.grids]
+        self.sharks = [r.sharks for r in self.readings]
         self.corals = list(view.corals)
-        octopuses = [
-            sum(c.height - 1 for c in school if c.top != BONES and card(c.top).kind == OCTOPUS)
-            for school in view.schools
-        ]
+        octopuses = [r.octopuses for r in self.readings]
         seen = sum(octopuses) + sum(1 for label in view.discards if card(label).kind == OCTOPUS)
         seen += view.octopus is not None
         left = sum(view.stacks)
         to_come = max(0, DEFAULT_MIX["octopuses"] - seen) * (left - max(view.stacks)) / left if left else 0.0
         self.lead = LEAD_WEIGHT * to_come
         self.octopuses = octopuses
+        self.majorities = [self._majorities(seat, row) for seat, row in enumerate(self.counts)]
+        """Each seat's majority bonus as the board stands (see _majorities)."""
         self._memo: dict[Key, float] = {}
 
     # --- the estimate ---
@@ -142,8 +238,7 @@ class Table:
         return found
 
     def _estimate(self, school: int, fish: tuple[int, ...], sharks_added: int, corals_added: int) -> float:
-        counts = list(self.counts)
-        counts[school] = [n + d for n, d in zip(counts[school], fish, strict=True)]
+        changed = [n + d for n, d in zip(self.counts[school], fish, strict=True)]
         totals = [n + d for n, d in zip(self.totals, fish, strict=True)]
         sharks = list(self.sharks)
         sharks[school] += sharks_added
@@ -157,61 +252,42 @@ class Table:
             shark_bonus = SHARK_BONUS if most_sharks > 0 and sharks[seat] == most_sharks else 0
             return self.octopuses[seat] + shark_bonus + (self.lead if seat == leader else 0.0)
 
+        def majorities(seat: int) -> int:
+            return self._majorities(seat, changed) if seat == school else self.majorities[seat]
+
         mine = totals[self.mine] + common(self.seat)
-        if strict_majority(counts[self.seat], self.mine):
+        if majorities(self.seat):
             mine += MAJORITY_BONUS
         their_fish = sum(totals[i] for i in self.theirs)
         opponents = 0.0
         for seat in range(self.players):
             if seat != self.seat:
-                majorities = sum(MAJORITY_BONUS for i in self.theirs if strict_majority(counts[seat], i))
-                opponents += common(seat) + (their_fish + majorities) / len(self.theirs)
+                opponents += common(seat) + (their_fish + majorities(seat)) / len(self.theirs)
         return mine - WEIGHT * opponents / (self.players - 1)
+
+    def _majorities(self, seat: int, row: Sequence[int]) -> int:
+        """The majority bonus that `seat` is counted as getting with fish `row` in its own school: the bot its own
+        colour's, an opponent the sum of the three colours' it may have (the estimate divides by three)."""
+        if seat == self.seat:
+            return MAJORITY_BONUS if strict_majority(row, self.mine) else 0
+        return sum(MAJORITY_BONUS for i in self.theirs if strict_majority(row, i))
 
     # --- placements ---
 
     def place(self, school: int, position: Position, new: Card) -> float:
-        """The estimate after a fish, coral or shark goes on `position` of `school`."""
-        grid = self.grids[school]
-        if new.kind == CORAL:
-            return self.value((school, NO_FISH, 0, 1))
-        if new.kind == SHARK:
-            prey = grid[position]
-            assert prey.colour is not None
-            return self.value((school, self._fish(prey.colour, -prey.fish), 1, 0))
-        assert new.colour is not None
-        runs = runs_through(grid, position, new.background)
-        cursed = [p for run in runs if len(run) >= CURSE_RUN - 1 for p in run]
-        if not cursed:
-            new_mine = new.fish if COLOUR_INDEX[new.colour] == self.mine else 0
-            exposed = sum(self._of_mine(grid, run) + new_mine for run in runs if len(run) == CURSE_RUN - 2)
-            return self.value((school, self._fish(new.colour, new.fish), 0, 0)) - EXPOSED * exposed
-        lost = [0] * len(FISH_COLOURS)
-        for p in cursed:
-            victim = grid[p]
-            assert victim.colour is not None
-            lost[COLOUR_INDEX[victim.colour]] -= victim.fish
-        return self.value((school, tuple(lost), 0, 0))
-
-    def _fish(self, colour: str, change: int) -> tuple[int, ...]:
-        fish = [0] * len(FISH_COLOURS)
-        fish[COLOUR_INDEX[colour]] = change
-        return tuple(fish)
-
-    def _of_mine(self, grid: Grid, run: list[Position]) -> int:
-        return sum(grid[p].fish for p in run if grid[p].colour == FISH_COLOURS[self.mine])
+        """The estimate after a fish, coral or shark goes on `position` of `school`; a fish that curses nothing
+        costs EXPOSED for each fish of the bot's colour it leaves in a run of two (itself included)."""
+        fish, sharks, corals, exposed = self.readings[school].effect(position, new, self.mine)
+        value = self.value((school, fish, sharks, corals))
+        return value if exposed is None else value - EXPOSED * exposed
 
     def best_for_an_opponent(self, new: Card) -> float | None:
         """The best estimate after `new` goes to some opponent, None if it fits nowhere."""
         best: float | None = None
-        for seat, grid in enumerate(self.grids):
+        for seat, school in enumerate(self.readings):
             if seat == self.seat:
                 continue
-            if new.kind == SHARK:
-                positions = [p for p, top in grid.items() if top.kind == FISH]
-            else:
-                positions = [p for p, tops in open_cells(grid).items() if all(fits(new, top) for top in tops)]
-            for position in positions:
+            for position in school.positions_for(new):
                 value = self.place(seat, position, new)
                 if best is None or value > best:
                     best = value
@@ -248,13 +324,17 @@ class GreedyKunaYala:
         table = Table(view)
         cards = [None if label is None else card(label) for label in view.face_up]
         afterwards = [None if new is None else table.best_for_an_opponent(new) for new in cards]
+        # The best placement for an opponent left after taking each slot's card.
+        thens = [
+            max((v for slot, v in enumerate(afterwards) if slot != taken and v is not None), default=0.0)
+            for taken in range(len(cards))
+        ]
 
         def value(action: Action) -> float:
             assert isinstance(action, PlaceOwn)
             new = cards[action.slot]
             assert new is not None
-            then = max((v for slot, v in enumerate(afterwards) if slot != action.slot and v is not None), default=0.0)
-            return table.place(view.seat, (action.x, action.y), new) + then
+            return table.place(view.seat, (action.x, action.y), new) + thens[action.slot]
 
         return value
 

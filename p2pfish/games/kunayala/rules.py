@@ -371,44 +371,185 @@ def _around(x: int, y: int) -> tuple[Position, ...]:
     return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
 
 
-def grid(school: School) -> dict[Position, Cell]:
-    return {(cell.x, cell.y): cell for cell in school}
+def grid(school: School) -> Mapping[Position, Cell]:
+    """The school's cells by position (shared: not to be changed)."""
+    return school_info(school).grid
 
 
-SCHOOL_CACHE_SIZE: Final = 256
-"""Schools are immutable and the same few are asked about again and again within a turn."""
+FISH_KINDS: Final = tuple(Card(FISH, colour, background, 1) for colour in FISH_COLOURS for background in BACKGROUNDS)
+"""One fish card per colour x background: what decides where a fish fits (not its number of fish)."""
+ANY_FISH: Final = (1 << len(FISH_KINDS)) - 1
+ANY_CARD: Final = -1
+"""The placing key of a coral: it fits on every open cell."""
 
 
-@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
-def open_cells(school: School) -> Mapping[Position, list[Card]]:
-    """Every empty cell orthogonally next to a card, with the visible cards of its neighbours."""
-    occupied = grid(school)
-    cells: dict[Position, list[Card]] = {}
-    for cell in school:
-        top = cell.top
-        for position in _around(cell.x, cell.y):
-            if position not in occupied:
-                cells.setdefault(position, []).append(top)
-    return cells
+@functools.cache
+def fitting_fish(top: Card) -> int:
+    """The fish kinds that may lie next to a card showing `top`, as a bit mask (bit k: FISH_KINDS[k])."""
+    return sum(1 << k for k, fish in enumerate(FISH_KINDS) if fits(fish, top))
 
 
-@functools.lru_cache(maxsize=4 * SCHOOL_CACHE_SIZE)
+@functools.cache
+def placing_key(new: Card) -> int | None:
+    """What decides where `new` fits: ANY_CARD for a coral, its fish kind for a fish, None for other cards."""
+    if new.kind == CORAL:
+        return ANY_CARD
+    if new.kind == FISH:
+        return FISH_KINDS.index(new._replace(fish=1))
+    return None
+
+
+class SchoolInfo:
+    """What the rules read from one school, worked out once: schools are immutable and the same school is asked
+    about many times (every legal-action list, every placement check, every view, until it changes)."""
+
+    __slots__ = ("_cells", "_view", "corals", "grid", "live_fish", "open", "school")
+
+    def __init__(
+        self,
+        school: School,
+        grid: dict[Position, Cell],
+        open_masks: dict[Position, int],
+        live_fish: tuple[Position, ...],
+        corals: int,
+    ) -> None:
+        self.school: Final = school
+        self.grid: Final[Mapping[Position, Cell]] = grid
+        self.open: Final[Mapping[Position, int]] = open_masks
+        """Every empty cell orthogonally next to a card (in the order first met going through the school), with
+        the fish kinds that fit all of its neighbours."""
+        self.live_fish: Final = live_fish
+        """The cells of the fish cards that still count, in school order."""
+        self.corals: Final = corals
+        self._view: tuple[SchoolCell, ...] | None = None
+        self._cells: dict[int, tuple[Position, ...]] = {}
+
+    @classmethod
+    def of(cls, school: School) -> "SchoolInfo":
+        """Worked out from the school alone."""
+        occupied = {(cell.x, cell.y): cell for cell in school}
+        open_masks: dict[Position, int] = {}
+        for cell in school:
+            mask = fitting_fish(cell.top)
+            for position in _around(cell.x, cell.y):
+                if position not in occupied:
+                    open_masks[position] = open_masks.get(position, ANY_FISH) & mask
+        live_fish = tuple((cell.x, cell.y) for cell in school if cell.live_fish is not None)
+        return cls(school, occupied, open_masks, live_fish, sum(1 for cell in school if cell.base.kind == CORAL))
+
+    def changed(self, school: School, cells: Sequence[Cell]) -> "SchoolInfo":
+        """The info of `school`: this school with `cells` changed, each one either replacing the cell on its
+        position or (at most one, the last) added at the end of the school. The same as SchoolInfo.of(school),
+        found from this one (the cards' order only matters for the open cells, and a new card is met last)."""
+        occupied = dict(self.grid)
+        corals = self.corals
+        added: Cell | None = None
+        for cell in cells:
+            before = occupied.get(cell.position)
+            if before is None:
+                added = cell
+            elif before.live_fish is None and cell.live_fish is not None:
+                return SchoolInfo.of(school)  # a fish card uncovered: never in this game
+            else:
+                corals -= before.base.kind == CORAL
+            corals += cell.base.kind == CORAL
+            occupied[cell.position] = cell
+        gone = {cell.position for cell in cells if cell.live_fish is None}
+        live_fish = tuple(fish for fish in self.live_fish if fish not in gone) if gone else self.live_fish
+        if added is not None and added.live_fish is not None:
+            live_fish = (*live_fish, added.position)
+        open_masks = dict(self.open)
+        for cell in cells:
+            open_masks.pop(cell.position, None)
+        for cell in cells:
+            for position in _around(cell.x, cell.y):
+                if position not in occupied:
+                    mask = ANY_FISH
+                    for neighbour in _around(*position):
+                        if neighbour in occupied:
+                            mask &= fitting_fish(occupied[neighbour].top)
+                    open_masks[position] = mask
+        info = SchoolInfo(school, occupied, open_masks, live_fish, corals)
+        if self._view is not None:
+            seen = {cell.position: _seen(cell) for cell in cells}
+            view = tuple(seen.pop((c.x, c.y), c) for c in self._view) if len(seen) > (added is not None) else self._view
+            info._view = (*view, seen[added.position]) if added is not None else view
+        return info
+
+    def cells_for(self, new: Card) -> tuple[Position, ...]:
+        """The open cells where `new` fits every neighbour."""
+        key = placing_key(new)
+        if key is None:
+            occupied = self.grid
+            return tuple(
+                position
+                for position in self.open
+                if all(fits(new, occupied[p].top) for p in _around(*position) if p in occupied)
+            )
+        found = self._cells.get(key)
+        if found is None:
+            if key == ANY_CARD:
+                found = tuple(self.open)
+            else:
+                found = tuple(position for position, mask in self.open.items() if mask >> key & 1)
+            self._cells[key] = found
+        return found
+
+    @property
+    def view(self) -> "tuple[SchoolCell, ...]":
+        """The school as every seat sees it."""
+        if self._view is None:
+            self._view = tuple(_seen(cell) for cell in self.school)
+        return self._view
+
+
+def _seen(cell: Cell) -> "SchoolCell":
+    return SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile))
+
+
+SCHOOL_CACHE_SIZE: Final = 1024
+_school_infos: dict[int, SchoolInfo] = {}
+"""SchoolInfo by the identity of its school (a state shares the schools it did not change with the state before
+it). Each entry keeps its school alive, so the school's id is not reused while the entry is there."""
+
+
+def school_info(school: School) -> SchoolInfo:
+    """The school's SchoolInfo, worked out on first use (and again after the cache was cleared)."""
+    info = _school_infos.get(id(school))
+    if info is not None and info.school is school:
+        return info
+    return _remember(SchoolInfo.of(school))
+
+
+def _remember(info: SchoolInfo) -> SchoolInfo:
+    if len(_school_infos) >= SCHOOL_CACHE_SIZE:
+        _school_infos.clear()
+    _school_infos[id(info.school)] = info
+    return info
+
+
+def with_cells(school: School, cells: Sequence[Cell]) -> School:
+    """The school with `cells` changed: each replaces the cell on its position, or (at most one, the last) is
+    added at the end. Its SchoolInfo is found from the school's at once."""
+    info = school_info(school)
+    replaced = {cell.position: cell for cell in cells if cell.position in info.grid}
+    changed = tuple(replaced.get((cell.x, cell.y), cell) for cell in school) if replaced else school
+    if cells[-1].position not in info.grid:
+        changed = (*changed, cells[-1])
+    return _remember(info.changed(changed, cells)).school
+
+
 def cells_for(new: Card, school: School) -> tuple[Position, ...]:
     """The open cells of a school where a fish or coral card fits every neighbour."""
-    cells = open_cells(school)
-    if new.kind == CORAL:
-        return tuple(cells)
-    return tuple(
-        position for position, neighbours in cells.items() if all(fits(new, neighbour) for neighbour in neighbours)
-    )
+    return school_info(school).cells_for(new)
 
 
 def live_fish_cells(school: School) -> tuple[Position, ...]:
-    return tuple((cell.x, cell.y) for cell in school if cell.live_fish is not None)
+    return school_info(school).live_fish
 
 
 def corals(school: School) -> int:
-    return sum(1 for cell in school if cell.base.kind == CORAL)
+    return school_info(school).corals
 
 
 def coral_leader(schools: Sequence[School]) -> int | None:
@@ -427,6 +568,12 @@ def source_stack(stacks: Sequence[int], slot: int) -> int | None:
     return None
 
 
+def _without(labels: tuple[str, ...], label: str) -> tuple[str, ...]:
+    """`labels` less `label` (every card label is unique)."""
+    at = labels.index(label)
+    return labels[:at] + labels[at + 1 :]
+
+
 def game_ends(state: State) -> bool:
     empty_stacks = sum(1 for size in state.stacks if size == 0)
     face_up = sum(1 for label in state.face_up if label is not None)
@@ -439,7 +586,7 @@ def curse(school: School, placed: Position) -> School:
     fish = occupied[placed].live_fish
     if fish is None:
         return school
-    cursed: set[Position] = set()
+    cursed: list[Position] = []
     for dx, dy in ((1, 0), (0, 1)):
         run = [placed]
         for sign in (1, -1):
@@ -452,18 +599,18 @@ def curse(school: School, placed: Position) -> School:
                     break
                 run.append((x, y))
         if len(run) >= CURSE_RUN:
-            cursed.update(run)
+            cursed.extend(position for position in run if position not in cursed)
     if not cursed:
         return school
-    return tuple(cell._replace(bones=True) if (cell.x, cell.y) in cursed else cell for cell in school)
+    return with_cells(school, [occupied[position]._replace(bones=True) for position in cursed])
 
 
 def fits_an_opponent(state: State, seat: int, new: Card) -> bool:
     """Whether a card can go into the school of one of seat's opponents."""
-    opponents = [school for opponent, school in enumerate(state.schools) if opponent != seat]
+    opponents = [school_info(school) for opponent, school in enumerate(state.schools) if opponent != seat]
     if new.kind == SHARK:
-        return any(cell.live_fish is not None for school in opponents for cell in school)
-    return any(cells_for(new, school) for school in opponents)
+        return any(info.live_fish for info in opponents)
+    return any(info.cells_for(new) for info in opponents)
 
 
 class SchoolCell(NamedTuple):
@@ -477,9 +624,8 @@ class SchoolCell(NamedTuple):
     """Cards in the cell; those under the top are not shown."""
 
 
-@functools.lru_cache(maxsize=SCHOOL_CACHE_SIZE)
 def school_view(school: School) -> tuple[SchoolCell, ...]:
-    return tuple(SchoolCell(cell.x, cell.y, cell.top_label, len(cell.pile)) for cell in school)
+    return school_info(school).view
 
 
 # --- scoring -------------------------------------------------------------------------------------
@@ -754,7 +900,7 @@ class KunaYala(Rules):
         assert stack is not None
         drawn = state._replace(
             stacks=replace_at(state.stacks, stack, state.stacks[stack] - 1),
-            unseen=tuple(other for other in state.unseen if other != label),
+            unseen=_without(state.unseen, label),
         )
         kind = card(label).kind
         again = (slot, *rest)
@@ -805,7 +951,7 @@ class KunaYala(Rules):
         remaining = [other for slot, other in enumerate(state.face_up) if other is not None and slot != action.slot]
         if not any(fits_an_opponent(state, seat, card(other)) for other in remaining):
             raise IllegalAction(f"after taking {label} no face-up card could go to an opponent", seat)
-        school = curse((*state.schools[seat], Cell(action.x, action.y, (label,))), position)
+        school = curse(with_cells(state.schools[seat], [Cell(action.x, action.y, (label,))]), position)
         return state._replace(
             phase=OTHER,
             schools=replace_at(state.schools, seat, school),
@@ -824,12 +970,12 @@ class KunaYala(Rules):
             target = grid(school).get(position)
             if target is None or target.live_fish is None:
                 raise IllegalAction(f"{label} must go onto a visible fish card, and {position} shows none", seat)
-            school = tuple(cell._replace(pile=(*cell.pile, label)) if cell is target else cell for cell in school)
+            school = with_cells(school, [target._replace(pile=(*target.pile, label))])
         else:
             error = self._placement_error(school, position, new)
             if error is not None:
                 raise IllegalAction(f"{label} cannot go there: {error}", seat)
-            school = curse((*school, Cell(action.x, action.y, (label,))), position)
+            school = curse(with_cells(school, [Cell(action.x, action.y, (label,))]), position)
         assert state.own_slot is not None
         placed = state._replace(
             phase=TURN_UP,
@@ -866,9 +1012,7 @@ class KunaYala(Rules):
             raise IllegalAction(
                 f"the octopus goes onto one of your corals, and ({action.x}, {action.y}) has none", seat
             )
-        school = tuple(
-            cell._replace(pile=(*cell.pile, state.octopus)) if cell is target else cell for cell in state.schools[seat]
-        )
+        school = with_cells(state.schools[seat], [target._replace(pile=(*target.pile, state.octopus))])
         placed = state._replace(phase=TURN_UP, octopus=None, schools=replace_at(state.schools, seat, school))
         return self._settle(placed)
 

@@ -45,9 +45,9 @@ MATCHES = [
     # The Kuna Yala greedy bot plays most turns as if its colour were another (games/kunayala/disguise.py), so
     # that a spy cannot read its colour from its moves: that costs it (99 % of heads-up games against random
     # before, 88 % with the disguise).
-    Match("kunayala", 2, 200, 1, ("greedy", "random"), share=0.8, margin=6),
-    Match("kunayala", 3, 120, 2, ("greedy", "random", "random"), share=0.6, margin=3),
-    Match("kunayala", 4, 150, 3, ("random", "greedy"), ratio=2, margin=1),
+    Match("kunayala", 2, 100, 1, ("greedy", "random"), share=0.8, margin=6),
+    Match("kunayala", 3, 60, 2, ("greedy", "random", "random"), share=0.6, margin=3),
+    Match("kunayala", 4, 80, 3, ("random", "greedy"), ratio=2, margin=1),
 ]
 
 

@@ -14,9 +14,9 @@ a peer that crashed and came back or an author that crashed mid-send. A message 
 once this peer holds what the author's heads show, so no message is read on top of a version of another it
 lacks; heads that differ from this peer's chain are a fork, and this peer's version goes to that peer at once,
 where it proves the equivocation. A copy of a message from a third peer waits relay_grace_s. Each link is read at
-most LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends nothing
-at all, not even heartbeats, and none of whose messages arrives by any other peer either, is shown as silent;
-once the game waits for it past the timeout, the session stops the game naming it (see Session.drop).
+most LINK_FRAMES_PER_S frames a second, yielding to the heartbeats every YIELD_EVERY_FRAMES frames. A peer that
+sends nothing at all, not even heartbeats, and none of whose messages arrives by any other peer either, is shown
+as silent; once the game waits for it past the timeout, the session stops the game naming it (see Session.drop).
 
 A player (a bot) decides in a worker thread while the event loop runs on, so a slow decision (a search bot
 thinking for a second) never holds back heartbeats, resends or the reading of frames; its move is made on the
@@ -66,6 +66,9 @@ LINK_FRAMES_PER_S = 2000
 """Frames read per second from one link (a token bucket of as many frames, refilled at this rate); frames over it
 are dropped unread. An honest peer sends a few heartbeats a second, its moves, and resends in batches of
 RESEND_BATCH per author: far below. What is dropped of an honest peer is sent again (its heartbeats show it)."""
+YIELD_EVERY_FRAMES = 8
+"""The frame reader yields to the event loop at least this often (a frame that waited for its receive has
+yielded already: one yield a frame would cost a pass of the loop each)."""
 EARLY_BYTES = 4 * 1024 * 1024
 """Bytes of messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent
 later); also the bytes held per link for their heads (a message of its author waiting for what its author held,
@@ -375,10 +378,15 @@ class PeerNode:
         )
 
     async def _receive_forever(self) -> None:
-        """Read frames until cancelled. Each frame yields to the event loop: with frames queued, a receive
-        completes at once, and a peer streaming small frames would otherwise starve the heartbeats (and a UI).
-        A store that fails while a frame is handled stops the game here, naming nobody; the run then ends."""
+        """Read frames until cancelled, yielding to the event loop every YIELD_EVERY_FRAMES frames: with frames
+        queued, a receive completes at once, and a peer streaming small frames would otherwise starve the
+        heartbeats (and a UI). A store that fails while a frame is handled stops the game here, naming nobody;
+        the run then ends."""
+        frames_read = 0
         while True:
+            frames_read += 1
+            if frames_read % YIELD_EVERY_FRAMES == 0:
+                await asyncio.sleep(0)
             seat, frames = await self.mesh.receive()
             if self._within_budget(seat):
                 try:
@@ -388,7 +396,6 @@ class PeerNode:
                 self._wake_if_over()
             else:
                 self.dropped += 1
-            await asyncio.sleep(0)
 
     def _within_budget(self, seat: int) -> bool:
         """Take one frame from the link's budget (LINK_FRAMES_PER_S); False when it is spent."""

@@ -33,6 +33,7 @@ from p2pfish.core.text import shown_value
 from p2pfish.net.guard import HANDSHAKE_S, ConnectionCap
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 
+_EVENTS, _POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)
 CURVE_KEY_CHARS = 40
 MESH_FRAME_CAP = 4 * MAX_MESSAGE_BYTES
 """libzmq closes a connection that announces a frame longer than this (ZMQ_MAXMSGSIZE)."""
@@ -266,9 +267,10 @@ class Mesh:
             self._waiter.set_result(None)
 
     def _frames_queued(self) -> bool:
-        """Whether a frame waits on the ROUTER (reading EVENTS also rearms its descriptor's signal)."""
-        events = self._router_now.get(zmq.EVENTS)
-        return isinstance(events, int) and bool(events & zmq.POLLIN)
+        """Whether a frame waits on the ROUTER (reading EVENTS also rearms its descriptor's signal). Plain ints:
+        pyzmq's enum members cost more than the call."""
+        events = self._router_now.getsockopt(_EVENTS)
+        return isinstance(events, int) and bool(events & _POLLIN)
 
     def close(self, done_with: Collection[int] = ()) -> None:
         """Close, giving frames already queued (a goodbye) a moment to leave — but to the seats in `done_with`,

@@ -183,6 +183,12 @@ class PeerNode:
         self._player_failed: BaseException | None = None
         self._accepted_at: list[list[float]] = [[-1e9] * held for held in session.have()]
         """When each message of each author was accepted here (those held at the start: long ago)."""
+        self._noted = len(session.accepted)
+        """How many messages the session had accepted when they were last stamped in _accepted_at."""
+        self._heads_at = (len(session.accepted), heads.heads_of(session))
+        """This peer's heads, and how many messages it had accepted then."""
+        self._heads_sent = (self._heads_at[1], heads.encode(self._heads_at[1]))
+        """The heads last sent with a message, and their encoding."""
         self._held: dict[bytes, _Held] = {}
         """By hash: messages not yet read for their heads (see _route)."""
         self._held_load: dict[int, tuple[int, int]] = {}
@@ -494,7 +500,7 @@ class PeerNode:
         """Record a peer's heads and push it this peer's version of any message it holds differently. True when
         the heads (author `skip` left out) show nothing this peer lacks and no fork."""
         self._peer_have[seat] = list(theirs.have)
-        comparison = heads.compare(self.session, theirs, skip=skip)
+        comparison = heads.compare(self.session, self._own_heads(), theirs, skip=skip)
         for author, seq in comparison.forks:
             self._push_fork(seat, author, seq)
         return not comparison.missing and not comparison.forks
@@ -575,7 +581,7 @@ class PeerNode:
             for held in list(self._held.values()):
                 ready = held.seq < have[held.author] or now >= held.until
                 if not ready and held.heads is not None:
-                    comparison = heads.compare(self.session, held.heads, skip=held.author)
+                    comparison = heads.compare(self.session, self._own_heads(), held.heads, skip=held.author)
                     ready = not comparison.missing and not comparison.forks
                 if ready:
                     self._unhold(held)
@@ -602,6 +608,10 @@ class PeerNode:
         self._note_accepted()
 
     def _note_accepted(self) -> None:
+        """Stamp the messages accepted since the last call (nothing to do when none was)."""
+        if len(self.session.accepted) == self._noted:
+            return
+        self._noted = len(self.session.accepted)
         now = 0.0
         for times, held in zip(self._accepted_at, self.session.have(), strict=True):
             if held > len(times):
@@ -670,7 +680,7 @@ class PeerNode:
             # it takes no more messages: nobody need linger for it to catch up (while it waits for the others'
             # settles it does: a peer that ended early must not close on it before its last settle got there)
             extra["stopped"] = True
-        self._broadcast([HEARTBEAT, heads.encode(heads.heads_of(self.session), **extra)])
+        self._broadcast([HEARTBEAT, heads.encode(self._own_heads(), **extra)])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)
             if self._over() or seat in self._gone:
@@ -756,7 +766,17 @@ class PeerNode:
         self.sent += 1
 
     def _heads(self) -> bytes:
-        return heads.encode(heads.heads_of(self.session))
+        own = self._own_heads()
+        if self._heads_sent[0] is not own:
+            self._heads_sent = (own, heads.encode(own))
+        return self._heads_sent[1]
+
+    def _own_heads(self) -> Heads:
+        """This peer's heads, worked out again only once it has accepted another message (chains only grow)."""
+        accepted = len(self.session.accepted)
+        if self._heads_at[0] != accepted:
+            self._heads_at = (accepted, heads.heads_of(self.session))
+        return self._heads_at[1]
 
     def _broadcast(self, frames: list[bytes]) -> None:
         self.mesh.broadcast(frames)

@@ -1,14 +1,11 @@
 """The JSON-compatible values that actions and views are encoded as, and strict readers for them."""
 
-import re
 from collections.abc import Mapping
 from dataclasses import Field, fields
 from typing import Any, ClassVar, Protocol, TypeAlias
 
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import shown_value
-
-_LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
 Scalar: TypeAlias = int | str
 Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
@@ -49,9 +46,12 @@ def as_object(wire: Json, what: str = "action") -> Mapping[str, Json]:
 
 def hex_bytes(text: str, what: str, size: int | None = None) -> bytes:
     """Lower-case hex with no spaces (one spelling per value), of exactly `size` bytes when given."""
-    if not _LOWER_HEX.fullmatch(text):
+    try:
+        value = bytes.fromhex(text)
+    except ValueError:
+        value = None
+    if value is None or value.hex() != text:  # fromhex also takes upper case and spaces: one spelling only
         raise MalformedInput(f"{what} must be lower-case hex")
-    value = bytes.fromhex(text)
     if size is not None and len(value) != size:
         raise MalformedInput(f"{what} must be {size} bytes, not {len(value)}")
     return value

@@ -75,17 +75,19 @@ class Comparison:
     """(author, seq) where the other peer's head is a different message than this peer holds at that seq."""
 
 
-def compare(session: Session, theirs: Heads, *, skip: int | None = None) -> Comparison:
-    """Their heads against this peer's chains, author `skip` left out (a message's own author: its chain's
-    hashes check the message's place)."""
-    mine = session.have()
+def compare(session: Session, mine: Heads, theirs: Heads, *, skip: int | None = None) -> Comparison:
+    """Their heads against this peer's chains, whose heads are `mine` (heads_of(session)), author `skip` left out
+    (a message's own author: its chain's hashes check the message's place)."""
     missing = False
     forks = []
     for author, (held, head) in enumerate(zip(theirs.have, theirs.hashes, strict=True)):
         if author == skip or held == 0:
             continue
-        if held > mine[author]:
+        if held > mine.have[author]:
             missing = True
+        elif held == mine.have[author]:
+            if head != mine.hashes[author]:
+                forks.append((author, held - 1))
         elif session.message_hash(author, held - 1)[:HEAD_HASH_BYTES].hex() != head:
             forks.append((author, held - 1))
     return Comparison(missing, tuple(forks))

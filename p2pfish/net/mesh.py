@@ -33,6 +33,7 @@ from p2pfish.core.text import shown_value
 from p2pfish.net.guard import HANDSHAKE_S, ConnectionCap
 from p2pfish.session.envelope import MAX_MESSAGE_BYTES
 
+_EVENTS, _POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)
 CURVE_KEY_CHARS = 40
 MESH_FRAME_CAP = 4 * MAX_MESSAGE_BYTES
 """libzmq closes a connection that announces a frame longer than this (ZMQ_MAXMSGSIZE)."""
@@ -162,7 +163,10 @@ class Mesh:
         self._router.handshake_ivl = int(HANDSHAKE_S * 1000)
         self._router.maxmsgsize = MESH_FRAME_CAP
         self._router_now: zmq.Socket[bytes] = zmq.Socket.shadow(self._router.underlying)
-        """The same ROUTER, read without asyncio's future machinery while frames are queued (receive)."""
+        """The same ROUTER as a plain socket: read without zmq.asyncio's machinery (receive)."""
+        self._reader_loop: asyncio.AbstractEventLoop | None = None
+        """The loop the ROUTER's descriptor is watched in, once a receive waited."""
+        self._waiter: asyncio.Future[None] | None = None
         self._cap: ConnectionCap | None = None
         self._dealers: dict[int, zmq.Socket[bytes]] = {}
         """Plain sockets: a send that cannot be queued fails at once (zmq.Again) instead of later."""
@@ -230,16 +234,43 @@ class Mesh:
         """The next frames from an authenticated peer, with its seat. Frames from a connection
         without a roster key never arrive: the ZAP check refused it."""
         while True:
-            try:  # a frame already queued is taken at once: a Future per frame costs more than the frame's reading
-                parts = self._router_now.recv_multipart(flags=zmq.NOBLOCK, copy=False)
-            except zmq.Again:
-                parts = await self._router.recv_multipart(copy=False)
-            if len(parts) >= 2:
-                key = parts[1].get("User-Id")
-                seat = self._allowed.get(key.encode("ascii") if isinstance(key, str) else b"")
-                if seat is not None:
-                    return seat, [bytes(part.buffer) for part in parts[1:]]
+            if not self._frames_queued():
+                await self._readable()
+                continue
+            routing = self._router_now.recv(flags=zmq.NOBLOCK, copy=False)  # a Frame: it carries the User-Id
+            parts = self._router_now.recv_multipart(flags=zmq.NOBLOCK) if routing.more else []
+            key = routing.get("User-Id")
+            seat = self._allowed.get(key.encode("ascii") if isinstance(key, str) else b"")
+            if seat is not None and parts:
+                return seat, parts
             await asyncio.sleep(0)  # a frame skipped: with more queued, the receive above would not yield
+
+    async def _readable(self) -> None:
+        """Wait until the ROUTER's descriptor signals. ZeroMQ signals it on a change, not while frames are queued:
+        `receive` looks at the socket's EVENTS before each wait (which rearms the signal), and so does the reader,
+        so that a signal nobody waits for does not keep the loop awake. One reader for the mesh's life, instead of
+        a Future and its bookkeeping per frame (zmq.asyncio's)."""
+        loop = asyncio.get_running_loop()
+        if self._reader_loop is not loop:
+            loop.add_reader(self._router_now.FD, self._on_readable)
+            self._reader_loop = loop
+        self._waiter = loop.create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
+
+    def _on_readable(self) -> None:
+        if self._router_now.closed:
+            return
+        if self._frames_queued() and self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def _frames_queued(self) -> bool:
+        """Whether a frame waits on the ROUTER (reading EVENTS also rearms its descriptor's signal). Plain ints:
+        pyzmq's enum members cost more than the call."""
+        events = self._router_now.getsockopt(_EVENTS)
+        return isinstance(events, int) and bool(events & _POLLIN)
 
     def close(self, done_with: Collection[int] = ()) -> None:
         """Close, giving frames already queued (a goodbye) a moment to leave — but to the seats in `done_with`,
@@ -248,6 +279,8 @@ class Mesh:
             dealer.close(linger=0 if seat in done_with else CLOSE_LINGER_MS)
         if self._cap is not None:
             self._cap.close()
+        if self._reader_loop is not None and not self._reader_loop.is_closed():
+            self._reader_loop.remove_reader(self._router_now.FD)
         self._router.close(linger=0)
         self._roster_keys.closed = True
         self._auth.stop()

@@ -14,9 +14,9 @@ a peer that crashed and came back or an author that crashed mid-send. A message 
 once this peer holds what the author's heads show, so no message is read on top of a version of another it
 lacks; heads that differ from this peer's chain are a fork, and this peer's version goes to that peer at once,
 where it proves the equivocation. A copy of a message from a third peer waits relay_grace_s. Each link is read at
-most LINK_FRAMES_PER_S frames a second, yielding to the heartbeats after every frame. A peer that sends nothing
-at all, not even heartbeats, and none of whose messages arrives by any other peer either, is shown as silent;
-once the game waits for it past the timeout, the session stops the game naming it (see Session.drop).
+most LINK_FRAMES_PER_S frames a second, yielding to the heartbeats every YIELD_EVERY_FRAMES frames. A peer that
+sends nothing at all, not even heartbeats, and none of whose messages arrives by any other peer either, is shown
+as silent; once the game waits for it past the timeout, the session stops the game naming it (see Session.drop).
 
 A player (a bot) decides in a worker thread while the event loop runs on, so a slow decision (a search bot
 thinking for a second) never holds back heartbeats, resends or the reading of frames; its move is made on the
@@ -66,6 +66,9 @@ LINK_FRAMES_PER_S = 2000
 """Frames read per second from one link (a token bucket of as many frames, refilled at this rate); frames over it
 are dropped unread. An honest peer sends a few heartbeats a second, its moves, and resends in batches of
 RESEND_BATCH per author: far below. What is dropped of an honest peer is sent again (its heartbeats show it)."""
+YIELD_EVERY_FRAMES = 8
+"""The frame reader yields to the event loop at least this often (a frame that waited for its receive has
+yielded already: one yield a frame would cost a pass of the loop each)."""
 EARLY_BYTES = 4 * 1024 * 1024
 """Bytes of messages kept from a peer whose heartbeat has not yet shown it plays this game (more are resent
 later); also the bytes held per link for their heads (a message of its author waiting for what its author held,
@@ -180,6 +183,12 @@ class PeerNode:
         self._player_failed: BaseException | None = None
         self._accepted_at: list[list[float]] = [[-1e9] * held for held in session.have()]
         """When each message of each author was accepted here (those held at the start: long ago)."""
+        self._noted = len(session.accepted)
+        """How many messages the session had accepted when they were last stamped in _accepted_at."""
+        self._heads_at = (len(session.accepted), heads.heads_of(session))
+        """This peer's heads, and how many messages it had accepted then."""
+        self._heads_sent = (self._heads_at[1], heads.encode(self._heads_at[1]))
+        """The heads last sent with a message, and their encoding."""
         self._held: dict[bytes, _Held] = {}
         """By hash: messages not yet read for their heads (see _route)."""
         self._held_load: dict[int, tuple[int, int]] = {}
@@ -375,10 +384,15 @@ class PeerNode:
         )
 
     async def _receive_forever(self) -> None:
-        """Read frames until cancelled. Each frame yields to the event loop: with frames queued, a receive
-        completes at once, and a peer streaming small frames would otherwise starve the heartbeats (and a UI).
-        A store that fails while a frame is handled stops the game here, naming nobody; the run then ends."""
+        """Read frames until cancelled, yielding to the event loop every YIELD_EVERY_FRAMES frames: with frames
+        queued, a receive completes at once, and a peer streaming small frames would otherwise starve the
+        heartbeats (and a UI). A store that fails while a frame is handled stops the game here, naming nobody;
+        the run then ends."""
+        frames_read = 0
         while True:
+            frames_read += 1
+            if frames_read % YIELD_EVERY_FRAMES == 0:
+                await asyncio.sleep(0)
             seat, frames = await self.mesh.receive()
             if self._within_budget(seat):
                 try:
@@ -388,7 +402,6 @@ class PeerNode:
                 self._wake_if_over()
             else:
                 self.dropped += 1
-            await asyncio.sleep(0)
 
     def _within_budget(self, seat: int) -> bool:
         """Take one frame from the link's budget (LINK_FRAMES_PER_S); False when it is spent."""
@@ -487,7 +500,7 @@ class PeerNode:
         """Record a peer's heads and push it this peer's version of any message it holds differently. True when
         the heads (author `skip` left out) show nothing this peer lacks and no fork."""
         self._peer_have[seat] = list(theirs.have)
-        comparison = heads.compare(self.session, theirs, skip=skip)
+        comparison = heads.compare(self.session, self._own_heads(), theirs, skip=skip)
         for author, seq in comparison.forks:
             self._push_fork(seat, author, seq)
         return not comparison.missing and not comparison.forks
@@ -568,7 +581,7 @@ class PeerNode:
             for held in list(self._held.values()):
                 ready = held.seq < have[held.author] or now >= held.until
                 if not ready and held.heads is not None:
-                    comparison = heads.compare(self.session, held.heads, skip=held.author)
+                    comparison = heads.compare(self.session, self._own_heads(), held.heads, skip=held.author)
                     ready = not comparison.missing and not comparison.forks
                 if ready:
                     self._unhold(held)
@@ -595,6 +608,10 @@ class PeerNode:
         self._note_accepted()
 
     def _note_accepted(self) -> None:
+        """Stamp the messages accepted since the last call (nothing to do when none was)."""
+        if len(self.session.accepted) == self._noted:
+            return
+        self._noted = len(self.session.accepted)
         now = 0.0
         for times, held in zip(self._accepted_at, self.session.have(), strict=True):
             if held > len(times):
@@ -663,7 +680,7 @@ class PeerNode:
             # it takes no more messages: nobody need linger for it to catch up (while it waits for the others'
             # settles it does: a peer that ended early must not close on it before its last settle got there)
             extra["stopped"] = True
-        self._broadcast([HEARTBEAT, heads.encode(heads.heads_of(self.session), **extra)])
+        self._broadcast([HEARTBEAT, heads.encode(self._own_heads(), **extra)])
         for seat in self.mesh.others:
             quiet = now - self._last_heard.get(seat, self._started)
             if self._over() or seat in self._gone:
@@ -749,7 +766,17 @@ class PeerNode:
         self.sent += 1
 
     def _heads(self) -> bytes:
-        return heads.encode(heads.heads_of(self.session))
+        own = self._own_heads()
+        if self._heads_sent[0] is not own:
+            self._heads_sent = (own, heads.encode(own))
+        return self._heads_sent[1]
+
+    def _own_heads(self) -> Heads:
+        """This peer's heads, worked out again only once it has accepted another message (chains only grow)."""
+        accepted = len(self.session.accepted)
+        if self._heads_at[0] != accepted:
+            self._heads_at = (accepted, heads.heads_of(self.session))
+        return self._heads_at[1]
 
     def _broadcast(self, frames: list[bytes]) -> None:
         self.mesh.broadcast(frames)

@@ -9,11 +9,12 @@ message (32 zero bytes for seq 0).
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from p2pfish.core.errors import MalformedInput
-from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
+from p2pfish.core.wire import Json, as_object, hex_bytes, int_field, str_field
+from p2pfish.core.wire import field as json_field
 from p2pfish.crypto.encoding import length_prefixed
 from p2pfish.crypto.identity import verify
 
@@ -60,6 +61,9 @@ class Envelope:
     sig: bytes
     raw: bytes
     hash: bytes
+    _signed: bytes = field(default=b"", init=False, repr=False, compare=False)
+    """The signed bytes, when known from the wire (open_envelope, seal); a changed copy (dataclasses.replace)
+    starts without them and computes its own."""
 
     @property
     def kind(self) -> str:
@@ -67,7 +71,7 @@ class Envelope:
         return kind if isinstance(kind, str) else ""
 
     def signed_bytes(self) -> bytes:
-        return _signed_bytes(self.session, self.seat, self.seq, self.prev, self.body)
+        return self._signed or _signed_bytes(self.session, self.seat, self.seq, self.prev, self.body)
 
     def signature_valid(self, public_key: bytes) -> bool:
         return verify(public_key, self.signed_bytes(), self.sig)
@@ -81,10 +85,26 @@ def _signed_bytes(session: bytes, seat: int, seq: int, prev: bytes, body: dict[s
     return length_prefixed(TAG_ENVELOPE, canonical(_unsigned(session, seat, seq, prev, body)))
 
 
+def _with_signed(envelope: Envelope, signed: bytes) -> Envelope:
+    object.__setattr__(envelope, "_signed", signed)
+    return envelope
+
+
+def _signed_part(raw: bytes) -> bytes:
+    """The signed bytes of a message in canonical form: its object up to "sig", its last key (keys are sorted),
+    closed again, is the canonical form of the object without "sig" (no re-encoding needed)."""
+    return length_prefixed(TAG_ENVELOPE, raw[:-_SIG_TAIL_BYTES] + b"}")
+
+
+_SIG_TAIL_BYTES = len(b',"sig":""}') + 2 * 64
+"""The bytes of `,"sig":"<64 bytes as hex>"}` that end a message in canonical form."""
+
+
 def seal(signer: Signer, session: bytes, seat: int, *, seq: int, prev: bytes, body: dict[str, Json]) -> Envelope:
-    sig = signer.sign(_signed_bytes(session, seat, seq, prev, body))
+    signed = _signed_bytes(session, seat, seq, prev, body)
+    sig = signer.sign(signed)
     raw = canonical({**_unsigned(session, seat, seq, prev, body), "sig": sig.hex()})
-    return Envelope(session, seat, seq, prev, body, sig, raw, hashlib.sha256(raw).digest())
+    return _with_signed(Envelope(session, seat, seq, prev, body, sig, raw, hashlib.sha256(raw).digest()), signed)
 
 
 def open_envelope(raw: bytes) -> Envelope:
@@ -92,11 +112,12 @@ def open_envelope(raw: bytes) -> Envelope:
     if len(raw) > MAX_MESSAGE_BYTES:
         raise MalformedInput(f"a message of {len(raw)} bytes is over the {MAX_MESSAGE_BYTES}-byte limit")
     value = parse_json(raw)
-    depth, values = _shape(value)
-    if depth > MAX_DEPTH:
-        raise MalformedInput(f"a message is nested more than {MAX_DEPTH} levels deep")
-    if values > MAX_VALUES:
-        raise MalformedInput(f"a message holds more than {MAX_VALUES} JSON values")
+    if not _surely_small(raw):
+        depth, values = _shape(value)
+        if depth > MAX_DEPTH:
+            raise MalformedInput(f"a message is nested more than {MAX_DEPTH} levels deep")
+        if values > MAX_VALUES:
+            raise MalformedInput(f"a message holds more than {MAX_VALUES} JSON values")
     obj = dict(as_object(value, "a message"))
     if set(obj) != FIELDS:
         raise MalformedInput(f"a message has fields {sorted(obj)}, expected {sorted(FIELDS)}")
@@ -106,8 +127,17 @@ def open_envelope(raw: bytes) -> Envelope:
     seat, seq = int_field(obj, "seat"), int_field(obj, "seq")
     if seat < 0 or seq < 0:
         raise MalformedInput("seat and seq must not be negative")
-    body = as_object(field(obj, "body"), "a message body")
-    return Envelope(session, seat, seq, prev, dict(body), sig, raw, hashlib.sha256(raw).digest())
+    body = as_object(json_field(obj, "body"), "a message body")
+    envelope = Envelope(session, seat, seq, prev, dict(body), sig, raw, hashlib.sha256(raw).digest())
+    return _with_signed(envelope, _signed_part(raw))
+
+
+def _surely_small(raw: bytes) -> bool:
+    """Whether the bytes alone show that `raw` nests at most MAX_DEPTH deep and holds at most MAX_VALUES values
+    (cheaper than walking the parsed value): every list or object opens with a bracket, and every value but the
+    first of each follows a comma. Brackets and commas inside strings only make the count larger."""
+    containers = raw.count(b"{") + raw.count(b"[")
+    return containers <= MAX_DEPTH and containers + raw.count(b",") + 1 <= MAX_VALUES
 
 
 def _shape(value: Json) -> tuple[int, int]:

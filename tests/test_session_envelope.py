@@ -84,6 +84,17 @@ def test_signed_bytes_are_the_tagged_canonical_object_without_sig() -> None:
     assert not verify(ALICE.public_bytes, canonical(unsigned), envelope.sig)
 
 
+def test_signed_bytes_cut_from_the_wire_are_those_encoded_from_the_fields() -> None:
+    """A message's signed bytes are cut from its canonical wire form; a copy with a field changed encodes its own."""
+    envelope = sealed(body=bodies.chat('a "quoted", {braced} [text]'))
+    unsigned = {key: value for key, value in json.loads(envelope.raw).items() if key != "sig"}
+    expected = length_prefixed(TAG_ENVELOPE, canonical(unsigned))
+    assert envelope.signed_bytes() == open_envelope(envelope.raw).signed_bytes() == expected
+    changed = dataclasses.replace(open_envelope(envelope.raw), seq=envelope.seq + 1)
+    assert changed.signed_bytes() != expected
+    assert not changed.signature_valid(ALICE.public_bytes)
+
+
 def test_envelope_vector() -> None:
     vector = json.loads((VECTORS / "envelope.json").read_text())
     identity = Identity.from_seed(bytes.fromhex(vector["identity_seed"]))

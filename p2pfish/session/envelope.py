@@ -61,9 +61,10 @@ class Envelope:
     sig: bytes
     raw: bytes
     hash: bytes
-    _signed: bytes = field(default=b"", init=False, repr=False, compare=False)
-    """The signed bytes, when known from the wire (open_envelope, seal); a changed copy (dataclasses.replace)
-    starts without them and computes its own."""
+    _raw_canonical: bool = field(default=False, init=False, repr=False, compare=False)
+    """Whether `raw` is known to be this message's canonical form (open_envelope, seal): its signed bytes are then
+    cut from it when asked for, not kept (every message a peer holds would be held twice). A changed copy
+    (dataclasses.replace) starts without the mark and encodes its own."""
 
     @property
     def kind(self) -> str:
@@ -71,7 +72,9 @@ class Envelope:
         return kind if isinstance(kind, str) else ""
 
     def signed_bytes(self) -> bytes:
-        return self._signed or _signed_bytes(self.session, self.seat, self.seq, self.prev, self.body)
+        if self._raw_canonical:
+            return _signed_part(self.raw)
+        return _signed_bytes(self.session, self.seat, self.seq, self.prev, self.body)
 
     def signature_valid(self, public_key: bytes) -> bool:
         return verify(public_key, self.signed_bytes(), self.sig)
@@ -85,8 +88,8 @@ def _signed_bytes(session: bytes, seat: int, seq: int, prev: bytes, body: dict[s
     return length_prefixed(TAG_ENVELOPE, canonical(_unsigned(session, seat, seq, prev, body)))
 
 
-def _with_signed(envelope: Envelope, signed: bytes) -> Envelope:
-    object.__setattr__(envelope, "_signed", signed)
+def _canonical_raw(envelope: Envelope) -> Envelope:
+    object.__setattr__(envelope, "_raw_canonical", True)
     return envelope
 
 
@@ -104,7 +107,7 @@ def seal(signer: Signer, session: bytes, seat: int, *, seq: int, prev: bytes, bo
     signed = _signed_bytes(session, seat, seq, prev, body)
     sig = signer.sign(signed)
     raw = canonical({**_unsigned(session, seat, seq, prev, body), "sig": sig.hex()})
-    return _with_signed(Envelope(session, seat, seq, prev, body, sig, raw, hashlib.sha256(raw).digest()), signed)
+    return _canonical_raw(Envelope(session, seat, seq, prev, body, sig, raw, hashlib.sha256(raw).digest()))
 
 
 def open_envelope(raw: bytes) -> Envelope:
@@ -129,7 +132,7 @@ def open_envelope(raw: bytes) -> Envelope:
         raise MalformedInput("seat and seq must not be negative")
     body = as_object(json_field(obj, "body"), "a message body")
     envelope = Envelope(session, seat, seq, prev, dict(body), sig, raw, hashlib.sha256(raw).digest())
-    return _with_signed(envelope, _signed_part(raw))
+    return _canonical_raw(envelope)
 
 
 def _surely_small(raw: bytes) -> bool:

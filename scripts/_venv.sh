@@ -17,7 +17,7 @@ if [ "$installed" != "$stamp" ] && [ "$installed" != "${stamp}test" ]; then
     spec="$root"
     [ -n "$extra" ] && spec="$root[$extra]"
     # uv (from the package index, into the venv) fetches and installs the packages in parallel: 23 s against
-    # 58 s for pip on a fresh machine, a fifth of the test command's time there. Where uv cannot be had, the
+    # 58 s for pip on a fresh machine here (2026-11-28). Where uv cannot be had, the
     # venv's own pip (Python 3.11 ships pip 22.3 or newer, which installs an editable pyproject package).
     log="$venv/install.log"
     if ! { "$venv/bin/python" -m pip install -q uv==0.13.9 > "$log" 2>&1 &&

@@ -20,9 +20,9 @@ from typing import Any, Final
 
 from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
+from p2pfish.core.by_identity import ByIdentity
 from p2pfish.games.kunayala.rules import (
     ANY_CARD,
-    ANY_FISH,
     BONES,
     BONES_CARD,
     CORAL,
@@ -42,7 +42,7 @@ from p2pfish.games.kunayala.rules import (
     View,
     card,
     fits,
-    fitting_fish,
+    open_fish_masks,
     placing_key,
 )
 
@@ -126,13 +126,7 @@ class Reading:
         self.octopuses: Final = sum(c.height - 1 for c in school if c.top != BONES and card(c.top).kind == OCTOPUS)
         self.fish: Final = [p for p, top in grid.items() if top.kind == FISH]
         """Where a shark may go."""
-        open_masks: dict[Position, int] = {}
-        for (x, y), top in grid.items():
-            mask = fitting_fish(top)
-            for position in around(x, y):
-                if position not in grid:
-                    open_masks[position] = open_masks.get(position, ANY_FISH) & mask
-        self.open: Final = open_masks
+        self.open: Final = open_fish_masks(grid)
         """Every empty cell next to a card, with the fish kinds that fit all of its neighbours."""
         self._effects: dict[tuple[Position, Card, int], Effect] = {}
 
@@ -190,17 +184,12 @@ class Reading:
 
 
 READING_CACHE_SIZE: Final = 512
-_readings: dict[int, Reading] = {}
-"""Readings by the identity of their school view; each keeps its view alive, so the id is not reused meanwhile."""
+_readings: Final = ByIdentity(Reading, READING_CACHE_SIZE)
+"""Readings by the identity of their school view."""
 
 
 def reading(school: SchoolView) -> Reading:
-    found = _readings.get(id(school))
-    if found is None or found.school is not school:
-        if len(_readings) >= READING_CACHE_SIZE:
-            _readings.clear()
-        found = _readings[id(school)] = Reading(school)
-    return found
+    return _readings.get(school)
 
 
 class Table:

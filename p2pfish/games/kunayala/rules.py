@@ -65,6 +65,7 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from p2pfish.core.actions import Action, RevealCard, card_name
+from p2pfish.core.by_identity import ByIdentity
 from p2pfish.core.errors import IllegalAction, MalformedInput
 from p2pfish.core.game import (
     ChanceEvent,
@@ -399,6 +400,18 @@ def placing_key(new: Card) -> int | None:
     return None
 
 
+def open_fish_masks(tops: Mapping[Position, Card]) -> dict[Position, int]:
+    """Every empty cell orthogonally next to a card of `tops` (in the order first met going through them), with
+    the fish kinds that fit all of its neighbours (see fitting_fish)."""
+    masks: dict[Position, int] = {}
+    for (x, y), top in tops.items():
+        mask = fitting_fish(top)
+        for position in _around(x, y):
+            if position not in tops:
+                masks[position] = masks.get(position, ANY_FISH) & mask
+    return masks
+
+
 class SchoolInfo:
     """What the rules read from one school, worked out once: schools are immutable and the same school is asked
     about many times (every legal-action list, every placement check, every view, until it changes)."""
@@ -428,12 +441,7 @@ class SchoolInfo:
     def of(cls, school: School) -> "SchoolInfo":
         """Worked out from the school alone."""
         occupied = {(cell.x, cell.y): cell for cell in school}
-        open_masks: dict[Position, int] = {}
-        for cell in school:
-            mask = fitting_fish(cell.top)
-            for position in _around(cell.x, cell.y):
-                if position not in occupied:
-                    open_masks[position] = open_masks.get(position, ANY_FISH) & mask
+        open_masks = open_fish_masks({position: cell.top for position, cell in occupied.items()})
         live_fish = tuple((cell.x, cell.y) for cell in school if cell.live_fish is not None)
         return cls(school, occupied, open_masks, live_fish, sum(1 for cell in school if cell.base.kind == CORAL))
 
@@ -508,24 +516,14 @@ def _seen(cell: Cell) -> "SchoolCell":
 
 
 SCHOOL_CACHE_SIZE: Final = 1024
-_school_infos: dict[int, SchoolInfo] = {}
+_school_infos: Final = ByIdentity(SchoolInfo.of, SCHOOL_CACHE_SIZE)
 """SchoolInfo by the identity of its school (a state shares the schools it did not change with the state before
-it). Each entry keeps its school alive, so the school's id is not reused while the entry is there."""
+it)."""
 
 
 def school_info(school: School) -> SchoolInfo:
     """The school's SchoolInfo, worked out on first use (and again after the cache was cleared)."""
-    info = _school_infos.get(id(school))
-    if info is not None and info.school is school:
-        return info
-    return _remember(SchoolInfo.of(school))
-
-
-def _remember(info: SchoolInfo) -> SchoolInfo:
-    if len(_school_infos) >= SCHOOL_CACHE_SIZE:
-        _school_infos.clear()
-    _school_infos[id(info.school)] = info
-    return info
+    return _school_infos.get(school)
 
 
 def with_cells(school: School, cells: Sequence[Cell]) -> School:
@@ -536,7 +534,7 @@ def with_cells(school: School, cells: Sequence[Cell]) -> School:
     changed = tuple(replaced.get((cell.x, cell.y), cell) for cell in school) if replaced else school
     if cells[-1].position not in info.grid:
         changed = (*changed, cells[-1])
-    return _remember(info.changed(changed, cells)).school
+    return _school_infos.remember(changed, info.changed(changed, cells)).school
 
 
 def cells_for(new: Card, school: School) -> tuple[Position, ...]:

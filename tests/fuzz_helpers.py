@@ -1,7 +1,7 @@
 """Helpers for tests/test_fuzz.py: example counts, JSON and byte mutators, and frozen mid-game sessions.
 
-- `fuzz_settings(n)`: hypothesis settings running `n` examples, times the campaign scale
-  (environment P2PFISH_FUZZ_SCALE, default 1; scripts/fuzz sets 20); `count(target)` tallies the
+- `fuzz_settings(n)`: hypothesis settings running `n` examples, times the campaign's scale
+  (campaign.py; scripts/fuzz runs 40x); `count(target)` tallies the
   cases that really ran, per target, for the report scripts/fuzz prints;
 - strategies: JSON values without floats, raw JSON tokens a strict reader must refuse (NaN, 1.5, -0,
   a duplicated key, an escaped letter), structure-aware mutations of a JSON value, byte mutations;
@@ -15,7 +15,6 @@ import copy
 import functools
 import hashlib
 import json
-import os
 import random
 import re
 from collections import Counter
@@ -23,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from campaign import examples
 from conformance_helpers import random_table
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -39,29 +39,13 @@ from p2pfish.session.setup import GameSetup
 
 # --- example counts ----------------------------------------------------------------------------------
 
-SCALE_VARIABLE = "P2PFISH_FUZZ_SCALE"
 REPORT_VARIABLE = "P2PFISH_FUZZ_REPORT"
 """If set, test_fuzz.py writes the cases it ran, per target, as JSON to this file (scripts/fuzz reads it)."""
 
 
-def scale() -> int:
-    text = os.environ.get(SCALE_VARIABLE, "1")
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{SCALE_VARIABLE} must be a positive integer, not {text!r}") from None
-    if value < 1:
-        raise ValueError(f"{SCALE_VARIABLE} must be a positive integer, not {text!r}")
-    return value
-
-
-def fuzz_settings(examples: int) -> settings:
-    """`examples` cases in the default run, `examples * scale()` in a campaign."""
-    return settings(
-        max_examples=examples * scale(),
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    )
+def fuzz_settings(examples_count: int) -> settings:
+    """`examples_count` cases in the default run, times the campaign's scale (campaign.py) in a campaign."""
+    return examples(examples_count, HealthCheck.data_too_large, HealthCheck.filter_too_much)
 
 
 COUNTS: Counter[str] = Counter()

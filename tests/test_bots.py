@@ -37,16 +37,16 @@ MATCHES = [
     Match("fishnstones", 2, 300, 1, ("greedy", "random"), share=0.8, margin=3),
     Match("fishnstones", 4, 300, 2, ("random", "greedy"), ratio=3, margin=1.5),
     Match("fishfish", 2, 300, 1, ("greedy", "random"), share=0.6, margin=6),
-    Match("fishfish", 4, 200, 2, ("random", "greedy"), ratio=2.2, margin=10),
-    Match("fishfish", 4, 200, 3, ("greedy", "random", "random", "random"), share=0.4, margin=8),
+    Match("fishfish", 4, 100, 2, ("random", "greedy"), ratio=2.2, margin=10),
+    Match("fishfish", 4, 100, 3, ("greedy", "random", "random", "random"), share=0.4, margin=8),
     # The random bot draws its bait's suit evenly (a secret a spy cannot read), which makes it a little better.
-    Match("kingfish", 2, 200, 1, ("greedy", "random"), share=0.95, factor=2.5),
-    Match("kingfish", 4, 60, 2, ("greedy", "random", "random", "random"), share=0.9, factor=2.5),
+    Match("kingfish", 2, 100, 1, ("greedy", "random"), share=0.95, factor=2.5),
+    Match("kingfish", 4, 30, 2, ("greedy", "random", "random", "random"), share=0.9, factor=2.5),
     # The Kuna Yala greedy bot plays most turns as if its colour were another (games/kunayala/disguise.py), so
     # that a spy cannot read its colour from its moves: that costs it (99 % of heads-up games against random
     # before, 88 % with the disguise).
-    Match("kunayala", 2, 100, 1, ("greedy", "random"), share=0.8, margin=6),
-    Match("kunayala", 3, 60, 2, ("greedy", "random", "random"), share=0.6, margin=3),
+    Match("kunayala", 2, 50, 1, ("greedy", "random"), share=0.8, margin=6),
+    Match("kunayala", 3, 30, 2, ("greedy", "random", "random"), share=0.6, margin=3),
     Match("kunayala", 4, 80, 3, ("random", "greedy"), ratio=2, margin=1),
 ]
 

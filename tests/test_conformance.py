@@ -292,7 +292,8 @@ def test_illegal_commands_say_why(game: Game) -> None:
         if n % 5:
             continue
         typed_moves = [kit.describe(action, moment.view, each.names) for action in legal[:5]]
-        for seat, view in enumerate(moment.views):
+        for seat in seats_drawn(moment.seat, len(moment.views), n):
+            view = moment.views[seat]
             mine = legal if seat == moment.seat else []
             for typed in attempts(kit, typed_moves):
                 was_refused = refused(kit, typed, view, mine, each.names)
@@ -301,6 +302,14 @@ def test_illegal_commands_say_why(game: Game) -> None:
             # the moves of the acting seat, typed by anyone else, are refused
             assert seat == moment.seat or all(refused(kit, t, view, [], each.names) for t in typed_moves)
     assert reasons > 1000
+
+
+def seats_drawn(acting: int, players: int, decision: int) -> tuple[int, ...]:
+    """The seats whose screens are checked at a recorded decision: the acting seat's, and one other's, a different
+    one at each decision (so that over a game every seat's is checked at many)."""
+    if players == 1:
+        return (acting,)
+    return (acting, (acting + 1 + decision % (players - 1)) % players)
 
 
 SELECTED_PER_DECISION = 4
@@ -323,7 +332,8 @@ def test_every_board_fits_66_by_15_and_ascii_mode_is_ascii(game: Game) -> None:
     for decision, (each, moment) in enumerate(recorded(game.id).moments()):
         sample = selected_sample(moment.legal, decision)
         selected_kinds.update(type(action).__name__ for action in sample)
-        for seat, view in enumerate(moment.views):
+        for seat in seats_drawn(moment.seat, len(moment.views), decision):
+            view = moment.views[seat]
             choices: tuple[Action | None, ...] = (None, *sample) if seat == moment.seat else (None,)
             for selected in choices:
                 for ascii_only in (False, True):

@@ -11,8 +11,9 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
+from campaign import examples
 from conformance_helpers import snapshot
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
@@ -21,7 +22,7 @@ from p2pfish.core.game import ChanceRequest
 from p2pfish.core.wire import Scalar
 from p2pfish.games.fishfish.rules import BET, OVER, REVEAL, RULES, Bait, Bet, State
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = examples(30)
 P, B = "prise", "bredouille"
 KINDS = (P, B)
 DECK = {P: 2, B: 3}

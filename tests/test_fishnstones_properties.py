@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign import examples
 from conformance_helpers import applied_purely, snapshot, start_options
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from p2pfish.core.actions import Action, Chance, Commit, Reveal, SecretChoice
@@ -21,7 +22,7 @@ from p2pfish.core.errors import IllegalAction
 from p2pfish.games.fishnstones.rules import OVER, RULES, SPOT_BY_NAME, Bait, Cast, Fish, NoBait, State, cat_purpose
 
 ITEMS = ("fish", "stone", "water")
-SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = examples(25)
 
 # Independent geometry: spot name -> (x, y), shores clockwise from the south, columns from the own left.
 XY = {name: ("abc".index(name[0]), int(name[1]) - 1) for name in SPOT_BY_NAME}

@@ -19,7 +19,8 @@ the peer runner's frames and the lobby, fed random and mutated input.
    (`_opened`, the host's `_admit`, the joiner's `_await_start`) on random frames and messages: nothing
    escapes but the lobby's own refusals.
 
-Example counts scale with P2PFISH_FUZZ_SCALE (scripts/fuzz runs a 20x campaign and prints the cases run).
+Example counts scale with P2PFISH_TEST_SCALE (tests/campaign.py; scripts/fuzz runs a 40x campaign and prints
+the cases run).
 """
 
 import asyncio
@@ -188,14 +189,14 @@ NESTED = tuple(
 )
 
 
-@fuzz_settings(400)
+@fuzz_settings(200)
 @given(st.binary(max_size=400) | st.sampled_from(NESTED))
 def test_open_envelope_on_arbitrary_bytes(raw: bytes) -> None:
     count("1 open_envelope: arbitrary bytes")
     open_or_none(raw)
 
 
-@fuzz_settings(300)
+@fuzz_settings(150)
 @given(st.data())
 def test_open_envelope_on_byte_mutations_of_real_messages(data: st.DataObject) -> None:
     count("1 open_envelope: byte mutations")
@@ -204,7 +205,7 @@ def test_open_envelope_on_byte_mutations_of_real_messages(data: st.DataObject) -
     no_forgery(open_or_none(raw))
 
 
-@fuzz_settings(300)
+@fuzz_settings(150)
 @given(st.data())
 def test_open_envelope_on_json_mutations_of_real_messages(data: st.DataObject) -> None:
     count("1 open_envelope: JSON mutations")
@@ -243,7 +244,7 @@ def test_every_sample_wire_form_decodes(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@fuzz_settings(120)
+@fuzz_settings(60)
 @given(wire=json_values(16) | st.fixed_dictionaries({"t": TEXT}, optional={"x": INTS, "value": json_values(4)}))
 def test_decode_action_on_any_json(game: str, wire: Json) -> None:
     count(f"2 decode_action: any JSON ({game})")
@@ -251,7 +252,7 @@ def test_decode_action_on_any_json(game: str, wire: Json) -> None:
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@fuzz_settings(150)
+@fuzz_settings(75)
 @given(data=st.data())
 def test_decode_action_on_mutated_wire_forms(game: str, data: st.DataObject) -> None:
     count(f"2 decode_action: mutated wire forms ({game})")
@@ -387,7 +388,7 @@ def garbage(draw: st.DrawFn, point: Point) -> bytes:
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@fuzz_settings(60)
+@fuzz_settings(30)
 @given(data=st.data())
 def test_session_on_unsigned_garbage(game: str, data: st.DataObject) -> None:
     count(f"3 session: garbage ({game})")
@@ -397,7 +398,7 @@ def test_session_on_unsigned_garbage(game: str, data: st.DataObject) -> None:
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@fuzz_settings(30)
+@fuzz_settings(15)
 @given(data=st.data())
 def test_session_on_replays_of_real_messages(game: str, data: st.DataObject) -> None:
     count(f"3 session: replays ({game})")
@@ -472,7 +473,7 @@ def forged_body(draw: st.DrawFn, point: Point, author: int) -> dict[str, Json]:
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@fuzz_settings(90)
+@fuzz_settings(45)
 @given(data=st.data())
 def test_session_on_messages_signed_by_another_seat(game: str, data: st.DataObject) -> None:
     count(f"3 session: signed forgeries ({game})")
@@ -507,7 +508,7 @@ def test_session_on_messages_signed_by_another_seat(game: str, data: st.DataObje
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@fuzz_settings(25)
+@fuzz_settings(12)
 @given(data=st.data())
 def test_session_on_moves_signed_by_the_seat_due(game: str, data: st.DataObject) -> None:
     """A seat due to decide signs one of the moves open to it (not the one it will make): the victim
@@ -570,7 +571,7 @@ def frames(draw: st.DrawFn, point: Point) -> list[bytes]:
     return draw(st.sampled_from([[kind], [kind, payload], [kind, payload], [kind, payload, *extra]]))
 
 
-@fuzz_settings(250)
+@fuzz_settings(125)
 @given(data=st.data())
 def test_peer_runner_on_random_frames(data: st.DataObject) -> None:
     count("4 peer runner: frames")
@@ -668,7 +669,7 @@ def lobby_raw(draw: st.DrawFn, key: bytes, host: PlayerCard, joiner: PlayerCard)
     return draw(st.just(sealed) | mutated_bytes(sealed)) if draw(st.integers(0, 4)) == 0 else sealed
 
 
-@fuzz_settings(250)
+@fuzz_settings(125)
 @given(data=st.data())
 def test_lobby_opened_on_random_messages(data: st.DataObject, lobby_keys: tuple[bytes, PlayerCard, PlayerCard]) -> None:
     count("4 lobby: open a message")
@@ -690,7 +691,7 @@ def lobby_host(lobby_keys: tuple[bytes, PlayerCard, PlayerCard]) -> Iterator[Lob
     host.close()
 
 
-@fuzz_settings(150)
+@fuzz_settings(75)
 @given(data=st.data())
 def test_lobby_host_admits_or_refuses_any_message(
     data: st.DataObject, lobby_keys: tuple[bytes, PlayerCard, PlayerCard], lobby_host: LobbyHost
@@ -723,7 +724,7 @@ class RecordingLink:
         return True
 
 
-@fuzz_settings(150)
+@fuzz_settings(75)
 @given(data=st.data())
 def test_lobby_host_answers_any_message_on_a_connection(
     data: st.DataObject, lobby_keys: tuple[bytes, PlayerCard, PlayerCard], lobby_host: LobbyHost
@@ -761,7 +762,7 @@ def lobby_stream(draw: st.DrawFn) -> bytes:
     return b"".join(parts) + draw(st.binary(max_size=8))
 
 
-@fuzz_settings(250)
+@fuzz_settings(125)
 @given(stream=lobby_stream() | st.binary(max_size=200))
 def test_lobby_frames_read_from_any_bytes(stream: bytes) -> None:
     count("4 lobby: read frames")
@@ -795,7 +796,7 @@ class FakeDealer:
         return self.messages.pop(0)
 
 
-@fuzz_settings(150)
+@fuzz_settings(75)
 @given(data=st.data())
 def test_lobby_joiner_on_random_answers(data: st.DataObject, lobby_keys: tuple[bytes, PlayerCard, PlayerCard]) -> None:
     count("4 lobby: joiner reads answers")

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign import examples
 from conformance_helpers import snapshot
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from p2pfish.bots.random_bot import RandomBot
@@ -29,7 +30,7 @@ from p2pfish.games.kingfish.rules import (
 )
 from p2pfish.selfplay import Step, play_game
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = examples(20)
 LABELS = tuple(rank + suit for suit in "SHDC" for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K"))
 RANK = {rank: value for value, rank in enumerate(("A", *map(str, range(2, 11)), "J", "Q", "K"), start=1)}
 

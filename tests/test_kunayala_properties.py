@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign import examples
 from conformance_helpers import applied_purely, snapshot, start_options, strings_in
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 from test_kunayala_rules import census
 
@@ -32,7 +33,7 @@ from p2pfish.games.kunayala.rules import (
     deck_labels,
 )
 
-SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = examples(10)
 COLOURS = ("red", "yellow", "green", "blue")
 Position = tuple[int, int]
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from campaign import examples
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from session_helpers import Net, forge, pause_at_bait, snapshot
 
@@ -305,7 +306,7 @@ def check_after(session: Session, before: Any, raw: bytes, via: int) -> None:
     assert RULES.apply(before.state, FUZZ_AUTHOR, new[0].action) == after.state
 
 
-FUZZ_SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ_SETTINGS = examples(60)
 
 
 @FUZZ_SETTINGS

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from conformance_helpers import Played, play, replay, sent, sizes, snapshot, strings_in, strings_of, through_the_wire
-from ui_helpers import Recorder, assert_fits, text
+from ui_helpers import Recorder, assert_fits, selected_sample, text
 
 from p2pfish.core.actions import Action, SecretChoice
 from p2pfish.core.errors import MalformedInput
@@ -310,19 +310,6 @@ def seats_drawn(acting: int, players: int, decision: int) -> tuple[int, ...]:
     if players == 1:
         return (acting,)
     return (acting, (acting + 1 + decision % (players - 1)) % players)
-
-
-SELECTED_PER_DECISION = 4
-"""Moves drawn selected on the acting seat's board at each recorded decision, besides none: a different few at
-each decision (a Kuna Yala decision offers hundreds), so that over a game every kind of move is drawn selected."""
-
-
-def selected_sample(legal: Sequence[Action], decision: int) -> tuple[Action, ...]:
-    """SELECTED_PER_DECISION of `legal`, evenly spread, starting further along at each decision."""
-    if len(legal) <= SELECTED_PER_DECISION:
-        return tuple(legal)
-    stride = len(legal) / SELECTED_PER_DECISION
-    return tuple(legal[(decision + int(k * stride)) % len(legal)] for k in range(SELECTED_PER_DECISION))
 
 
 @pytest.mark.parametrize("game", BY_GAME)

@@ -17,6 +17,7 @@ from ui_helpers import (
     assert_refusals,
     assert_start_and_end_boards,
     drive,
+    selected_sample,
     styles,
     table_app,
     text,
@@ -252,12 +253,13 @@ def test_no_screen_names_another_seats_hand_or_face_down_bait() -> None:
     checked = 0
     typed = ("pond 2", "turn", "line 9", "bait 1", "catch 2", "keep 3", "jump")
     """Commands that name no card (a refusal may echo a card typed, see below)."""
-    for each, moment in moments():
+    for decision, (each, moment) in enumerate(moments()):
         for view in moment.views:
             hidden = hidden_from(moment.state, moment.known, view.seat)
             mine = {label for _, label in view.hand} | ({view.my_bait} if view.my_bait else set())
             assert not hidden & mine
-            selections: tuple[Action | None, ...] = (None, *moment.legal) if view.seat == moment.seat else (None,)
+            sample = selected_sample(moment.legal, decision) if view.seat == moment.seat else ()
+            selections: tuple[Action | None, ...] = (None, *sample)
             for ascii_only in (False, True):
                 for selected in selections:
                     drawn = text(board(view, each.names, selected, ascii_only))

@@ -88,6 +88,19 @@ def drive(app: GameApp, script: Callable[[], Awaitable[None]]) -> None:
 # --- real games, recorded ------------------------------------------------------------------------
 
 
+SELECTED_PER_DECISION = 4
+"""Moves drawn selected on the acting seat's board at each recorded decision, besides none: a different few at
+each decision (a Kuna Yala decision offers hundreds), so that over a game every kind of move is drawn selected."""
+
+
+def selected_sample(legal: Sequence[Action], decision: int) -> tuple[Action, ...]:
+    """SELECTED_PER_DECISION of `legal`, evenly spread, starting further along at each decision."""
+    if len(legal) <= SELECTED_PER_DECISION:
+        return tuple(legal)
+    stride = len(legal) / SELECTED_PER_DECISION
+    return tuple(legal[(decision + int(k * stride)) % len(legal)] for k in range(SELECTED_PER_DECISION))
+
+
 @dataclass(frozen=True)
 class Moment(Generic[S, V]):
     """One decision of a real game: every seat's view and knowledge, and the acting seat's choice."""

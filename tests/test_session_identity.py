@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from p2pfish.core.errors import MalformedInput
+from p2pfish.crypto import ed25519_python
 from p2pfish.crypto.identity import Identity
 from p2pfish.net.lobby import LobbyRefused, PlayerCard, Table, check_start, setup_of
 from p2pfish.session.setup import GameSetup
@@ -42,6 +43,23 @@ def test_a_setup_round_trips_and_refuses_missing_or_repeated_contributions() -> 
     wire["contributions"] = [bytes(16).hex()] * 3
     with pytest.raises(MalformedInput):
         GameSetup.from_wire(wire)
+
+
+NEUTRAL_KEY = bytes([1]) + bytes(31)
+"""The neutral point: [k]A = 0 for every k, so R = [S]B signs every message for it (OpenSSL takes that)."""
+
+
+def test_a_weak_key_is_refused_in_a_card_and_in_a_roster() -> None:
+    table = cards()
+    wire = setup_of("fishnstones", {}, table).to_wire()
+    assert isinstance(wire["roster"], list)
+    wire["roster"][1] = NEUTRAL_KEY.hex()
+    with pytest.raises(MalformedInput, match="seat 1's key 0100000000000000… is refused: it is a point of small order"):
+        GameSetup.from_wire(wire)
+    anybody = ed25519_python.encode(ed25519_python.BASE) + (1).to_bytes(32, "little")
+    forged = dataclasses.replace(table[1], identity=NEUTRAL_KEY, signature=anybody)
+    with pytest.raises(MalformedInput, match="the identity key of 'bob' is refused: it is a point of small order"):
+        PlayerCard.from_wire(forged.to_wire())
 
 
 def test_a_joiner_refuses_a_host_that_replays_an_earlier_table() -> None:

@@ -1,16 +1,22 @@
-"""Ed25519 (RFC 8032) signing and verification, from the OpenSSL library Python's hashlib has already loaded.
+"""Ed25519 (RFC 8032) signing and verification, from libraries every peer has already loaded.
 
-Every peer imports hashlib, whose `_hashlib` module links OpenSSL's libcrypto; OpenSSL (1.1.1 and later) signs
-and verifies Ed25519 through its EVP interface. Calling that through ctypes spares a peer the `cryptography`
-package (9 MB resident: its Rust module with a second, static OpenSSL) for the same OpenSSL code. Where the
-libcrypto symbols cannot be found (a Python built without a shared OpenSSL), `cryptography` does the work, as
-it did before. Either way the keys, signatures and their checks are RFC 8032's: the same bytes on the wire.
+Signing: the OpenSSL that Python's hashlib links (its `_hashlib` module), through ctypes; OpenSSL (1.1.1 and
+later) signs Ed25519 through its EVP interface. That spares a peer the `cryptography` package (9 MB resident: its
+Rust module with a second, static OpenSSL). Where the libcrypto symbols cannot be found (a Python built without a
+shared OpenSSL), `cryptography` does the work. Signatures are deterministic: the same bytes either way.
+
+Verification: p2pfish's one rule (protocol/CRYPTO.md §2), the same on every peer whatever its libraries: the byte
+checks of ed25519_rule.py, then the equation, from the fastest library that shows it applies the rule
+(ed25519_agreement.py): libsodium (pyzmq's copy), else this OpenSSL, else `cryptography`, else plain Python.
 """
 
 import ctypes
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
+
+from p2pfish.crypto import ed25519_agreement, ed25519_python, sodium
+from p2pfish.crypto.ed25519_rule import passes_byte_checks
 
 SEED_BYTES = 32
 PUBLIC_KEY_BYTES = 32
@@ -127,17 +133,45 @@ class PrivateKey:
 
 
 def verify(public: bytes, message: bytes, signature: bytes) -> bool:
-    """True when `signature` is a valid Ed25519 signature of `message` by `public`; never raises."""
-    if len(public) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
-        return False
-    if _OPENSSL is not None:
-        return _OPENSSL.check(public, message, signature)
-    return _fallback_verify(public, message, signature)
+    """True when `signature` is a valid Ed25519 signature of `message` by `public` under p2pfish's rule (the
+    same verdict on every peer); never raises."""
+    return passes_byte_checks(public, signature) and _VERIFIER.check(public, message, signature)
 
 
 def backend() -> str:
-    """Which library does the work: "libcrypto" (through hashlib's), or "cryptography"."""
+    """Which library signs: "libcrypto" (through hashlib's), or "cryptography"."""
     return "libcrypto" if _OPENSSL is not None else "cryptography"
+
+
+def verifier() -> str:
+    """Which library checks signatures: "libsodium", "libcrypto", "cryptography" or "python"."""
+    return _VERIFIER.choose()
+
+
+def candidates() -> Iterator[tuple[str, ed25519_agreement.Check]]:
+    """Every library that could check signatures, fastest first, before the agreement test."""
+    for _, check in sodium.checks():
+        yield "libsodium", check
+    if _OPENSSL is not None:
+        yield "libcrypto", _OPENSSL.check
+    yield "cryptography", _fallback_verify
+
+
+class _Verifier:
+    """The library that checks this process's signatures, chosen at its first check."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.check: ed25519_agreement.Check = self._choose_and_check
+
+    def choose(self) -> str:
+        if not self.name:
+            self.name, self.check = ed25519_agreement.choose(candidates(), ("python", ed25519_python.verify))
+        return self.name
+
+    def _choose_and_check(self, public: bytes, message: bytes, signature: bytes) -> bool:
+        self.choose()
+        return self.check(public, message, signature)
 
 
 def _function(function: Any, result: Any, arguments: list[Any]) -> Callable[..., Any]:
@@ -178,3 +212,4 @@ def _fallback_verify(public: bytes, message: bytes, signature: bytes) -> bool:
 
 
 _OPENSSL = _load()
+_VERIFIER = _Verifier()

@@ -17,6 +17,7 @@ HEAD_HASH_BYTES = 16
 about 2^64 tries."""
 NO_HEAD = ""
 """The head of an author of whom nothing is held."""
+_HEX_DIGITS = "0123456789abcdef"
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,15 @@ def read(beat: object, players: int) -> Heads | None:
     if not isinstance(beat, dict):
         return None
     have, hashes = beat.get("have"), beat.get("heads")
-    if not (isinstance(have, list) and len(have) == players and all(type(n) is int and n >= 0 for n in have)):
+    if not (isinstance(have, list) and isinstance(hashes, list) and len(have) == len(hashes) == players):
         return None
-    if not (isinstance(hashes, list) and len(hashes) == players):
-        return None
-    for held, head in zip(have, hashes, strict=True):
-        if not isinstance(head, str) or (held == 0) != (head == NO_HEAD):
+    for held, head in zip(have, hashes, strict=True):  # one plain loop: this runs for every frame a peer reads
+        if type(held) is not int or held < 0 or not isinstance(head, str):
             return None
-        if held and (len(head) != 2 * HEAD_HASH_BYTES or head.strip("0123456789abcdef")):
+        if held == 0:
+            if head != NO_HEAD:
+                return None
+        elif len(head) != 2 * HEAD_HASH_BYTES or head.strip(_HEX_DIGITS):
             return None
     return Heads(tuple(have), tuple(hashes))
 

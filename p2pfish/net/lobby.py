@@ -32,6 +32,7 @@ from typing import Protocol
 
 from p2pfish.core.errors import MalformedInput, P2pfishError, UsageError
 from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
+from p2pfish.crypto.ed25519_rule import key_weakness
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
 from p2pfish.net.joincode import CODE_ALPHABET, CODE_LENGTH
@@ -191,6 +192,9 @@ class PlayerCard:
             hex_bytes(str_field(obj, "lobby"), "a lobby nonce", LOBBY_NONCE_BYTES),
             hex_bytes(str_field(obj, "signature"), "a card signature", 64),
         )
+        weakness = key_weakness(card.identity)
+        if weakness is not None:
+            raise MalformedInput(f"the identity key of {card.name!r} is refused: {weakness}")
         if not card.valid():
             raise MalformedInput(f"the player card of {card.name!r} is not signed by its identity")
         if not is_curve_key(card.curve_public):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from p2pfish.core.errors import MalformedInput
 from p2pfish.core.text import printable, shown_value
 from p2pfish.core.wire import Json, as_object, field, hex_bytes, int_field, str_field
+from p2pfish.crypto.ed25519_rule import key_weakness
 from p2pfish.crypto.encoding import encode_text, encode_u32, tagged_hash
 
 TAG_SESSION = b"p2pfish/session/v1"
@@ -48,6 +49,10 @@ class GameSetup:
             raise MalformedInput(f"{len(self.roster)} keys but {len(self.names)} names in the roster")
         if any(len(key) != PUBLIC_KEY_BYTES for key in self.roster):
             raise MalformedInput("every roster key must be a 32-byte Ed25519 public key")
+        for seat, key in enumerate(self.roster):
+            weakness = key_weakness(key)
+            if weakness is not None:
+                raise MalformedInput(f"seat {seat}'s key {key.hex()[:16]}… is refused: {weakness}")
         if len(set(self.roster)) != len(self.roster):
             raise MalformedInput("the same key holds two seats")
         if len(self.contributions) != len(self.roster):

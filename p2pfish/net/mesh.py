@@ -219,9 +219,10 @@ class Mesh:
         return sorted(self._dealers)
 
     def send(self, seat: int, frames: Sequence[bytes]) -> bool:
-        """Queue frames for one peer; False when its queue is full (the runner resends later)."""
+        """Queue frames for one peer; False when its queue is full (the runner resends later). A frame past
+        pyzmq's copy threshold (64 KiB: none of an honest peer's) is queued without a copy of its bytes."""
         try:
-            self._dealers[seat].send_multipart(list(frames), flags=zmq.NOBLOCK)
+            self._dealers[seat].send_multipart(list(frames), flags=zmq.NOBLOCK, copy=False)
         except zmq.Again:
             return False
         return True

@@ -60,6 +60,7 @@ def test_a_broken_match_is_reported_as_a_failure_naming_what_broke(tmp_path: Pat
 
     result = crash_match("fishnstones", 2, 5, workdir=tmp_path, check=breaking_check)
     assert not result.ok and result.reason is not None and "lost 1 of the" in result.reason
+    assert all(f"{step} " in result.reason for step in ("steps at started", "killed", "reaped", "cut", "resumed"))
     assert result.workdir == str(tmp_path) and "FAILED" in result.line()
     assert all(not verdict.ok for verdict in broken.values())
     assert not broken["lost"].intact and not broken["lost"].verified

@@ -60,6 +60,11 @@ class CrashRun:
     """How many of them the power cut took (received after its own last message)."""
     results: list[dict[str, Json] | None] = field(default_factory=list)
     transcripts: list[Path] = field(default_factory=list)
+    steps: list[tuple[str, float]] = field(default_factory=list)
+    """When each step of the run was done, in seconds from its start (a failing match names them)."""
+
+    def step(self, name: str, since: float) -> None:
+        self.steps.append((name, round(time.monotonic() - since, 2)))
 
 
 @dataclass(frozen=True)
@@ -185,22 +190,28 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
     table = MatchTable(run.game, run.players, KINDS, run.seed, run.workdir)
     run.transcripts = list(table.transcripts)
     extra = ["--timeout", str(peer_timeout_s)]
+    begun = time.monotonic()
     try:
         table.start(extra=extra)
         victim = table.peers[run.victim]
         log = run.workdir / f"seat{run.victim}.log"
         started = victim.event("started", max(0.0, deadline - time.monotonic()))
+        run.step("started", begun)
         store = Path(text_field(started, "store"))
         run.victim_seat = int_field(started, "seat")
         strike_at_kill_point(victim, store, run.kill_at, deadline, log)
+        run.step("killed", begun)
         victim.process.communicate()
+        run.step("reaped", begun)
         run.kept = stored_messages(store)
         run.killed_at = len(run.kept)
         run.cut = cut_unsynced_tail(store, run.victim_seat, run.players)
+        run.step("cut", begun)
         argv = ["resume", str(store), *table.peer_flags(run.victim), *extra, *resume_extra]
         table.peers[run.victim] = PeerProcess(
             run.victim, argv, run.workdir / f"seat{run.victim}-resumed.log", table.env
         )
+        run.step("resumed", begun)
         run.results = [peer.result(max(1.0, deadline - time.monotonic())) for peer in table.peers]
     finally:
         table.stop_all()
@@ -335,11 +346,14 @@ def crash_match(
         verdict = check(run)
     wall = round(time.monotonic() - started, 3)
     ok = verdict.ok
+    reasons = list(verdict.reasons)
+    if not ok and run.steps:
+        reasons.append("steps at " + ", ".join(f"{name} {at} s" for name, at in run.steps))
     if ok and workdir is None:
         shutil.rmtree(work, ignore_errors=True)
     return CrashResult(
         game, players, seed, victim, run.victim_seat, kill_at, run.killed_at, run.cut, verdict.finished, verdict.agree,
-        verdict.verified, verdict.intact, ok, verdict.outcome, wall, "; ".join(verdict.reasons) or None,
+        verdict.verified, verdict.intact, ok, verdict.outcome, wall, "; ".join(reasons) or None,
         None if ok else str(work),
     )  # fmt: skip
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import zmq.asyncio
 
+from p2pfish.announcing import LobbyAnnouncement
 from p2pfish.botpeers import BotPeers, BotSeat
 from p2pfish.bots import DEFAULT_MOVE_S
 from p2pfish.core.actions import Dealt
@@ -58,7 +59,6 @@ from p2pfish.session.store import SqliteStore, Store
 
 if TYPE_CHECKING:
     from p2pfish.bots.engine import EnginePlayer
-    from p2pfish.net.discovery import Advertiser, LobbyAd
 
 MESH_RECORD = "net/mesh"
 
@@ -432,20 +432,16 @@ async def _host_game(
                 bots.add()
         else:
             bots.again(list(before.names))
-    advertiser, ad = (
-        await _advertise(game, players, hosts, lobby_port, bind_host=bind_host, options=options, front=front)
+    announcement = (
+        LobbyAnnouncement(options.name, game, players, hosts, lobby_port, bind_host=bind_host, note=front.note)
         if advertise
-        else (None, None)
+        else None
     )
-
-    updates: set[asyncio.Task[None]] = set()
 
     def joined(cards: list[PlayerCard]) -> None:
         front.lobby_changed(cards, players, rules.title)
-        if advertiser is not None and ad is not None and len(cards) < players:
-            update = asyncio.ensure_future(advertiser.update(replace(ad, joined=len(cards))))
-            updates.add(update)
-            update.add_done_callback(updates.discard)
+        if announcement is not None:
+            announcement.seated(len(cards))
 
     try:
         table = await unless_left(front, lobby.gather(joined, start_now=front.start_now, minimum=rules.min_players))
@@ -456,8 +452,8 @@ async def _host_game(
         raise
     finally:
         lobby.close()
-        if advertiser is not None:
-            await advertiser.close()
+        if announcement is not None:
+            await announcement.close()
     if table is None:
         mesh.close()
         if bots is not None:
@@ -495,27 +491,6 @@ async def unless_left(front: Frontend, step: Awaitable[Result]) -> Result | None
     with contextlib.suppress(asyncio.CancelledError):
         await task
     return None
-
-
-async def _advertise(
-    game: str, players: int, hosts: list[str], port: int, *, bind_host: str, options: PeerOptions, front: Frontend
-) -> tuple["Advertiser | None", "LobbyAd | None"]:
-    """Announce the lobby on the LAN at each of its addresses (never from loopback); a failure only means no
-    announcement. mDNS is imported only here and where lobbies are looked for: a peer that needs no discovery
-    never loads it."""
-    hosts = [host for host in hosts if not host.startswith("127.")]
-    if not hosts:
-        return None, None
-    from p2pfish.net.discovery import Advertiser, LobbyAd, new_lobby_id
-
-    try:
-        ad = LobbyAd(options.name[:20], game, players, 1, hosts[0], port, new_lobby_id(), tuple(hosts[1:]))
-        advertiser = Advertiser()
-        await advertiser.start(ad, None if bind_host == "0.0.0.0" else [bind_host])
-    except (ValueError, OSError) as error:
-        front.note(f"  (not announced on the LAN: {error})")
-        return None, None
-    return advertiser, ad
 
 
 async def find_lobby(timeout_s: float, code: str) -> str:

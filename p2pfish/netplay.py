@@ -494,21 +494,43 @@ async def unless_left(front: Frontend, step: Awaitable[Result]) -> Result | None
 
 
 async def find_lobby(timeout_s: float, code: str) -> str:
-    """The address of the open lobby on the LAN that `code` opens: the one lobby, else the one among several
-    that welcomes a hello sealed with the code; an error listing them when none or several do."""
-    from p2pfish.net.discovery import browse, format_lobbies
+    """The address of the open lobby on the LAN that `code` opens: the first one seen that welcomes a hello sealed
+    with the code (the browsing stops there), else the one lobby seen; an error listing them when none or several
+    were seen and none takes the code."""
+    from p2pfish.net.discovery import LobbyAd, browse, format_lobbies
 
-    ads = await browse(timeout_s)
+    taken = asyncio.Event()
+    opened: list[str] = []
+    checks: dict[str, asyncio.Task[None]] = {}
+
+    async def check(address: str) -> None:
+        if (await opens_with([address], code))[0]:
+            opened.append(address)
+            taken.set()
+
+    def found(ad: LobbyAd) -> None:
+        address = f"{ad.address}:{ad.port}"
+        if address not in checks:
+            checks[address] = asyncio.ensure_future(check(address))
+
+    try:
+        ads = await browse(timeout_s, on_found=found, enough=taken)
+        pending = set(checks.values())
+        while pending and not opened:
+            _, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in checks.values():
+            task.cancel()
+        await asyncio.gather(*checks.values(), return_exceptions=True)
+    if opened:
+        return opened[0]
     if len(ads) == 1:
         return f"{ads[0].address}:{ads[0].port}"
     if not ads:
         raise UsageError("no open lobby found on this network: give the host's HOST:PORT")
-    addresses = [f"{ad.address}:{ad.port}" for ad in ads]
-    opened = [address for address, opens in zip(addresses, await opens_with(addresses, code), strict=True) if opens]
-    if len(opened) == 1:
-        return opened[0]
-    reason = "no open lobby takes this code" if not opened else "several open lobbies take this code"
-    raise UsageError(f"{reason}; pick one with HOST:PORT:", details=tuple(format_lobbies(ads).split("\n")))
+    raise UsageError(
+        "no open lobby takes this code; pick one with HOST:PORT:", details=tuple(format_lobbies(ads).split("\n"))
+    )
 
 
 async def list_lobbies(timeout_s: float) -> int:

@@ -10,11 +10,12 @@ address this host does not have raises OSError (ENODEV) at once.
 """
 
 import asyncio
+import contextlib
 import ipaddress
 import re
 import secrets
 import socket
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Self
 
@@ -194,8 +195,15 @@ class Advertiser:
             await zeroconf.async_close()
 
 
-async def browse(timeout_s: float, interfaces: list[str] | None = None) -> list[LobbyAd]:
-    """Listen for timeout_s seconds; return the well-formed lobbies seen, one per lobby id, by name."""
+async def browse(
+    timeout_s: float,
+    interfaces: list[str] | None = None,
+    *,
+    on_found: Callable[[LobbyAd], None] | None = None,
+    enough: asyncio.Event | None = None,
+) -> list[LobbyAd]:
+    """Listen for timeout_s seconds, or until `enough` is set; return the well-formed lobbies seen, one per lobby
+    id, by name. `on_found` is told of each lobby as it is seen (again when its announcement changes)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
     found: dict[str, LobbyAd] = {}
@@ -209,6 +217,8 @@ async def browse(timeout_s: float, interfaces: list[str] | None = None) -> list[
             ad = LobbyAd.from_info(info)
             if ad is not None:
                 found[name] = ad
+                if on_found is not None:
+                    on_found(ad)
 
     def on_service_state_change(
         zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
@@ -222,7 +232,9 @@ async def browse(timeout_s: float, interfaces: list[str] | None = None) -> list[
 
     try:
         async with AsyncServiceBrowser(async_zeroconf.zeroconf, SERVICE_TYPE, handlers=[on_service_state_change]):
-            await asyncio.sleep(max(0.0, deadline - loop.time()))
+            stop = enough if enough is not None else asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), max(0.0, deadline - loop.time()))
     finally:
         for task in resolving.values():
             task.cancel()

@@ -3,10 +3,11 @@ closed while the announcement is still probing stops it; one made late shows the
 then follows them; a failed one is noted, once; loopback addresses are never announced."""
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 import pytest
+from ui_helpers import until
 
 from p2pfish.announcing import LobbyAnnouncement
 from p2pfish.net import discovery
@@ -51,16 +52,15 @@ def announce(notes: list[str], hosts: tuple[str, ...] = ("192.0.2.7",)) -> Lobby
     return LobbyAnnouncement("ann", "fishnstones", 4, list(hosts), 4000, bind_host="0.0.0.0", note=notes.append)
 
 
-async def settle() -> None:
-    for _ in range(5):
-        await asyncio.sleep(0)
+def logged(*entries: str) -> Callable[[], bool]:
+    return lambda: FakeAdvertiser.log == list(entries)
 
 
 def test_a_lobby_closed_while_its_announcement_probes_stops_it() -> None:
     async def scenario() -> None:
         FakeAdvertiser.probing = asyncio.Event()
         announcement = announce([])
-        await settle()
+        await until(logged("probing 1"), "the announcement to probe")
         announcement.seated(4)
         await announcement.close()
 
@@ -72,14 +72,13 @@ def test_an_announcement_made_late_shows_who_was_seated_meanwhile_then_follows()
     async def scenario() -> None:
         FakeAdvertiser.probing = asyncio.Event()
         announcement = announce([])
-        await settle()
+        await until(logged("probing 1"), "the announcement to probe")
         announcement.seated(3)
         FakeAdvertiser.probing.set()
-        await settle()
+        await until(logged("probing 1", "announced 1", "updated 3"), "the late announcement to show 3 seated")
         announcement.seated(2)
-        await settle()
+        await until(logged("probing 1", "announced 1", "updated 3", "updated 2"), "the update to 2 seated")
         announcement.seated(4)  # full: the lobby is about to close, nothing to update
-        await settle()
         await announcement.close()
 
     asyncio.run(scenario())
@@ -92,7 +91,7 @@ def test_a_failed_announcement_is_noted_once_and_loopback_is_never_announced(mon
     async def scenario() -> None:
         monkeypatch.setattr(discovery, "Advertiser", FailingAdvertiser)
         failing = announce(notes)
-        await settle()
+        await until(lambda: bool(notes), "the failure to be noted")
         failing.seated(2)
         await failing.close()
         monkeypatch.setattr(discovery, "Advertiser", FakeAdvertiser)

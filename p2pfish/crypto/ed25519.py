@@ -150,7 +150,7 @@ def verifier() -> str:
 
 def candidates() -> Iterator[tuple[str, ed25519_agreement.Check]]:
     """Every library that could check signatures, fastest first, before the agreement test."""
-    for _, check in sodium.checks():
+    for check in sodium.checks():
         yield "libsodium", check
     if _OPENSSL is not None:
         yield "libcrypto", _OPENSSL.check

@@ -6,19 +6,19 @@ use ZeroMQ). Whether p2pfish may use what it finds is ed25519_agreement.py's dec
 
 import ctypes
 import importlib.util
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-Check = Callable[[bytes, bytes, bytes], bool]
-"""(public key, message, signature) -> valid."""
+from p2pfish.crypto.ed25519_agreement import Check
+
 _SYSTEM_NAMES = ("libsodium.so.26", "libsodium.so.23", "libsodium.dylib", "libsodium.dll")
 
 
-def checks() -> Iterator[tuple[str, Check]]:
-    """A check for every libsodium found, pyzmq's first: (where it came from, the check)."""
+def checks() -> Iterator[Check]:
+    """A check for every libsodium found, pyzmq's first."""
     for path in (*_wheel_copies(), *_SYSTEM_NAMES):
         try:
-            yield str(path), _check_of(ctypes.CDLL(str(path)))
+            yield _check_of(ctypes.CDLL(str(path)))
         except (OSError, AttributeError):  # not there, or a build without Ed25519
             continue
 

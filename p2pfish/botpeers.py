@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from p2pfish.forkedpeer import ForkedPeer, can_fork
+
 STOP_WITHIN_S = 5.0
 PREFIX = "p2pfish-bots-"
 OLD_PREFIXES = (PREFIX, "p2pfish-play-")
@@ -30,6 +32,8 @@ STALE_AFTER_S = 24 * 3600.0
 """A bot folder where nothing was written for this long is removed: a game left unfinished with bots can be
 resumed within a day (README). A bot writes to its store at every message."""
 TETHER_FLAG = "--tethered"
+
+BotProcess = subprocess.Popen[bytes] | ForkedPeer
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class BotSeat:
 class BotPeers:
     def __init__(self, seed: int | None, workdir: Path | None = None) -> None:
         self.seed = seed or 0
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.processes: list[BotProcess] = []
         """The bots of the game under way, in the order they were started."""
         self.names: list[str] = []
         """Their names, in the same order."""
@@ -66,13 +70,14 @@ class BotPeers:
         """The lobby the bots join: its HOST:PORT and join code."""
         self._lobby = (address, code)
 
-    def add(self, kind: str | None = None) -> str:
-        """Start one more bot of `kind` (else greedy and random by turns) joining the lobby; its name."""
+    def add(self, kind: str | None = None, *, fork: bool = False) -> str:
+        """Start one more bot of `kind` (else greedy and random by turns) joining the lobby; its name. `fork`:
+        as a copy of this process (forkedpeer.py), where the caller knows it may be copied, else as a program."""
         index = len(self._known) + 1
         kind = kind or ("greedy" if index % 2 else "random")
         name = f"{kind} bot {index}"
         self._known[name] = (index, kind)
-        self._join(name)
+        self._join(name, fork=fork)
         return name
 
     def again(self, names: list[str]) -> None:
@@ -85,23 +90,30 @@ class BotPeers:
             if name in self._known:
                 self._join(name)
 
-    def _join(self, name: str) -> None:
+    def _join(self, name: str, *, fork: bool = False) -> None:
         if self._lobby is None:
             raise RuntimeError("bots join a lobby: open() comes first")
         address, code = self._lobby
         index, kind = self._known[name]
         seed = self.seed * 10 + index + 1000 * self._games
-        self._start(name, ["join", address, "--code", code, "--bot", kind, "--seed", str(seed), "--name", name])
+        command = ["join", address, "--code", code, "--bot", kind, "--seed", str(seed), "--name", name]
+        self._start(name, command, fork=fork)
 
-    def _start(self, name: str, command: list[str]) -> None:
+    def _start(self, name: str, command: list[str], *, fork: bool = False) -> None:
         index, _ = self._known[name]
-        argv = [sys.executable, "-m", "p2pfish", *command, "--identity-dir", str(self.workdir / f"bot{index}"),
-                TETHER_FLAG]  # fmt: skip
+        words = [*command, "--identity-dir", str(self.workdir / f"bot{index}"), TETHER_FLAG]
         env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
-        with (self.workdir / f"bot{index}.log").open("ab") as log:
-            self.processes.append(subprocess.Popen(
-                argv, stdout=log, stderr=log, stdin=subprocess.PIPE, env=env, start_new_session=True
-            ))  # fmt: skip
+        log_path = self.workdir / f"bot{index}.log"
+        process: BotProcess
+        if fork and can_fork():
+            process = ForkedPeer(words, env, log_path)
+        else:
+            with log_path.open("ab") as log:
+                process = subprocess.Popen(
+                    [sys.executable, "-m", "p2pfish", *words],
+                    stdout=log, stderr=log, stdin=subprocess.PIPE, env=env, start_new_session=True,
+                )  # fmt: skip
+        self.processes.append(process)
         self.names.append(name)
 
     def seats(self, names: tuple[str, ...] | list[str]) -> list[dict[str, str | int]]:
@@ -146,7 +158,7 @@ class BotPeers:
             _close(process.stdin)
 
     @staticmethod
-    def _wait_or_end(processes: list[subprocess.Popen[bytes]]) -> None:
+    def _wait_or_end(processes: list[BotProcess]) -> None:
         for process in processes:
             try:
                 process.wait(STOP_WITHIN_S)

@@ -284,9 +284,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots = BotPeers(args.seed)
     bots.open(f"{LOOPBACK}:{port}", code)
     try:
-        for _ in range(args.bots):  # at once: they load while this process does
-            bots.add(LEVELS[args.level] if args.level else None)
-        from p2pfish.netplay import run
+        from p2pfish.netplay import run  # before the bots: each is a copy of this process (forkedpeer.py)
+
+        for _ in range(args.bots):  # then the terminal UI loads here while they join
+            bots.add(LEVELS[args.level] if args.level else None, fork=True)
         from p2pfish.uiplay import play_local
 
         ascii_only = args.ascii or _plain_terminal()

@@ -1,8 +1,7 @@
 """`p2pfish play`'s first step, taken before the heavy modules load: the lobby's port is reserved (here) and its
-join code drawn (joincode.py), and the bot peers start at once (botpeers.py). Each bot loads and then tries the
-lobby until it opens (lobby.py retries a lobby not yet listening), while this process loads the terminal UI and
-the protocol and opens it. The standard library alone is imported here.
-"""
+join code drawn (joincode.py). Then the peer's modules load, the bot peers start as copies of this process
+(botpeers.py, forkedpeer.py), and each tries the lobby until it opens (lobby.py retries a lobby not yet
+listening), while this process loads the terminal UI and opens it. The standard library alone is imported here."""
 
 import socket
 

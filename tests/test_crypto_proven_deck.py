@@ -196,3 +196,14 @@ json_values: st.SearchStrategy[Json] = st.recursive(
 def test_a_garbage_pass_is_only_ever_malformed(wire: Json, kind: Callable[[Json, int, int], object]) -> None:
     with pytest.raises(MalformedInput):
         kind(wire, 4, SEAT)
+
+
+def test_a_point_read_twice_is_the_same_point_after_every_operation_on_it() -> None:
+    """Points are kept decompressed between reads (secp256k1._decompressed): no operation may change one in place."""
+    encoded = curve.point_bytes(curve.mul_gen(7))
+    first = curve.point_from_bytes(encoded)
+    curve.mul(3, first)
+    curve.add(first, curve.mul_gen(5))
+    assert curve.point_bytes(curve.point_from_bytes(encoded)) == encoded
+    with pytest.raises(MalformedInput):
+        curve.point_from_bytes(b"\x02" + b"\xff" * 32, seat=1)

@@ -5,6 +5,7 @@ runs in libsecp256k1's constant-time code. The point at infinity has no encoding
 would be it raises ValueError, which a verifier treats as a failed proof.
 """
 
+import functools
 import secrets
 
 from coincurve import PublicKey
@@ -16,6 +17,8 @@ GROUP_ORDER = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 POINT_BYTES = 33
 SCALAR_BYTES = 32
 EVEN_Y = b"\x02"
+DECOMPRESSED_CACHE = 1024
+"""Points kept decompressed: a pass's cards, commitments and chain, and the next pass's (a deck is at most 160)."""
 
 Point = PublicKey
 
@@ -52,9 +55,16 @@ def point_from_bytes(data: bytes, seat: int | None = None) -> Point:
     if len(data) != POINT_BYTES or data[0] not in (2, 3):
         raise MalformedInput(f"a curve point must be {POINT_BYTES} bytes starting 02 or 03", seat)
     try:
-        return PublicKey(data)
+        return _decompressed(data)
     except ValueError:
         raise MalformedInput(f"{data.hex()} is not a secp256k1 point", seat) from None
+
+
+@functools.lru_cache(maxsize=DECOMPRESSED_CACHE)
+def _decompressed(data: bytes) -> Point:
+    """A deck's points are read as a pass's output, then as the next pass's input: each is decompressed (a
+    square root) once. Safe to share: no operation here changes a point in place."""
+    return PublicKey(data)
 
 
 def point_bytes(point: Point) -> bytes:

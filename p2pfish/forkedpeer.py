@@ -29,8 +29,10 @@ WAIT_STEP_S = 0.01
 
 
 def can_fork() -> bool:
-    """Whether this process may copy itself for a bot: a POSIX system, and no thread but this one."""
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """Whether this process may copy itself for a bot: Linux (macOS's system libraries are not safe to use
+    in a copy made without exec, which is why Python itself starts processes there anew), and no thread but
+    this one."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 class ForkedPeer:

@@ -8,12 +8,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conformance_helpers import wait_for
 
 from p2pfish.forkedpeer import ForkedPeer, can_fork
 
 WAIT_S = 20.0
 
-pytestmark = pytest.mark.skipif(not can_fork(), reason="this process cannot copy itself (no fork, or threads)")
+pytestmark = pytest.mark.skipif(not can_fork(), reason="this process cannot copy itself (not Linux, or threads)")
 
 
 def test_a_copy_runs_its_command_with_the_environment_and_log_it_was_given(tmp_path: Path) -> None:
@@ -47,7 +48,8 @@ def test_a_copy_holds_no_descriptor_of_its_parent_and_ends_when_terminated(tmp_p
         assert ready and os.read(readable, 1) == b"", "the copy holds the write end of its parent's pipe"
         assert copy.poll() is None, (tmp_path / "copy.log").read_text()
         assert os.getsid(copy.pid) == copy.pid
-        assert Path(f"/proc/{copy.pid}/comm").read_text().strip() == "p2pfish-bot"
+        comm = Path(f"/proc/{copy.pid}/comm")
+        wait_for(lambda: comm.read_text().strip() == "p2pfish-bot", WAIT_S, "the copy to take its name")
         copy.terminate()
         assert copy.wait(WAIT_S) != 0
     finally:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from p2pfish.forkedpeer import ForkedPeer, can_fork
+from p2pfish.forkedpeer import BotSpawner, SpawnedBot
 
 STOP_WITHIN_S = 5.0
 PREFIX = "p2pfish-bots-"
@@ -33,7 +33,7 @@ STALE_AFTER_S = 24 * 3600.0
 resumed within a day (README). A bot writes to its store at every message."""
 TETHER_FLAG = "--tethered"
 
-BotProcess = subprocess.Popen[bytes] | ForkedPeer
+BotProcess = subprocess.Popen[bytes] | SpawnedBot
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,10 @@ class BotSeat:
 
 
 class BotPeers:
-    def __init__(self, seed: int | None, workdir: Path | None = None) -> None:
+    def __init__(self, seed: int | None, workdir: Path | None = None, spawner: BotSpawner | None = None) -> None:
+        """`spawner`: each bot a copy of the process it made (forkedpeer.py), else each a new program."""
         self.seed = seed or 0
+        self.spawner = spawner
         self.processes: list[BotProcess] = []
         """The bots of the game under way, in the order they were started."""
         self.names: list[str] = []
@@ -70,14 +72,13 @@ class BotPeers:
         """The lobby the bots join: its HOST:PORT and join code."""
         self._lobby = (address, code)
 
-    def add(self, kind: str | None = None, *, fork: bool = False) -> str:
-        """Start one more bot of `kind` (else greedy and random by turns) joining the lobby; its name. `fork`:
-        as a copy of this process (forkedpeer.py), where the caller knows it may be copied, else as a program."""
+    def add(self, kind: str | None = None) -> str:
+        """Start one more bot of `kind` (else greedy and random by turns) joining the lobby; its name."""
         index = len(self._known) + 1
         kind = kind or ("greedy" if index % 2 else "random")
         name = f"{kind} bot {index}"
         self._known[name] = (index, kind)
-        self._join(name, fork=fork)
+        self._join(name)
         return name
 
     def again(self, names: list[str]) -> None:
@@ -90,24 +91,27 @@ class BotPeers:
             if name in self._known:
                 self._join(name)
 
-    def _join(self, name: str, *, fork: bool = False) -> None:
+    def _join(self, name: str) -> None:
         if self._lobby is None:
             raise RuntimeError("bots join a lobby: open() comes first")
         address, code = self._lobby
         index, kind = self._known[name]
         seed = self.seed * 10 + index + 1000 * self._games
         command = ["join", address, "--code", code, "--bot", kind, "--seed", str(seed), "--name", name]
-        self._start(name, command, fork=fork)
+        self._start(name, command)
 
-    def _start(self, name: str, command: list[str], *, fork: bool = False) -> None:
+    def _start(self, name: str, command: list[str]) -> None:
         index, _ = self._known[name]
         words = [*command, "--identity-dir", str(self.workdir / f"bot{index}"), TETHER_FLAG]
         env = {**os.environ, "XDG_STATE_HOME": str(self.workdir / "state")}
         log_path = self.workdir / f"bot{index}.log"
-        process: BotProcess
-        if fork and can_fork():
-            process = ForkedPeer(words, env, log_path)
-        else:
+        process: BotProcess | None = None
+        if self.spawner is not None:
+            try:
+                process = self.spawner.spawn(words, env, log_path)
+            except OSError:  # the spawner is gone: this bot and the next are programs
+                self.spawner = None
+        if process is None:
             with log_path.open("ab") as log:
                 process = subprocess.Popen(
                     [sys.executable, "-m", "p2pfish", *words],

@@ -219,7 +219,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     if not options.bot:
         with usage_errors():
             kit_for(args.game)
-    bots = BotPeers(args.seed) if args.bots or not options.bot else None
+    if args.bots or not options.bot:  # the spawner before any thread, context or loop (forkedpeer.py)
+        from p2pfish.forkedpeer import BotSpawner
+
+        bots: BotPeers | None = BotPeers(args.seed, spawner=BotSpawner.start())
+    else:
+        bots = None
     game_options, front = _options(args.option), _front(args, options, bots)
     with zmq_context() as context:
         return run(host_game(
@@ -281,13 +286,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     reservation = reserve_port()
     port, code = reservation.getsockname()[1], new_join_code()
-    bots = BotPeers(args.seed)
+    from p2pfish.forkedpeer import BotSpawner
+    from p2pfish.netplay import run  # before the spawner: each bot is a copy of this process (forkedpeer.py)
+
+    bots = BotPeers(args.seed, spawner=BotSpawner.start())
     bots.open(f"{LOOPBACK}:{port}", code)
     try:
-        from p2pfish.netplay import run  # before the bots: each is a copy of this process (forkedpeer.py)
-
         for _ in range(args.bots):  # then the terminal UI loads here while they join
-            bots.add(LEVELS[args.level] if args.level else None, fork=True)
+            bots.add(LEVELS[args.level] if args.level else None)
         from p2pfish.uiplay import play_local
 
         ascii_only = args.ascii or _plain_terminal()

@@ -1,22 +1,26 @@
-"""A bot peer started as a copy of this process (fork, no exec): `p2pfish play`'s first bots.
+"""Bot peers started as copies of this process (fork, no exec): `p2pfish play`'s and `host`'s bots.
 
 A bot started as a new program spends about 0.3 s of processor time loading Python and the peer's modules
-before it says a word; three of them, on a two-core machine, delay the first board by as much. `play` has
-loaded those modules already, so it copies itself instead, once per bot, and each copy runs `p2pfish join
-... --bot` from the modules it inherited. A copy is only safe while this process runs no other thread and
-holds no ZeroMQ context or event loop (fork copies only the calling thread): `play` forks before it starts
-any of them, and every later bot (the host's `bot` command, a rematch, a resumed game) is a new program.
+before it says a word; three of them, on a two-core machine, delay the first board by as much, and a rematch's
+bots again. The process that runs them has loaded those modules already, so it makes one copy of itself, the
+spawner, as soon as they are loaded and before it starts any thread, ZeroMQ context or event loop (fork copies
+only the calling thread). The spawner does nothing but wait for requests and copy itself once per bot, at any
+time in the game: the first bots, the host's `bot` command, a rematch's. A resumed game's bots are programs.
 
-The copy is what a new program would be, but for its memory: it runs in a session of its own, its standard
-input is its tether and its output goes to its log, and it holds no other descriptor of this process (the
-port reservation, the other bots' tethers). Its command line stays `play`'s (`ps -o comm` names it p2pfish-bot).
+A bot is what a new program would be but for its memory: it runs in a session of its own, its standard input is
+its tether (a pipe whose other end only the requesting process holds), its output goes to its log, and it holds
+no other descriptor of either process. Its command line stays its parent's (`ps -o comm` names it p2pfish-bot).
 It shares this process's string-hash seed: an order of iteration that differed between peers would go unseen
-among play's bots, but not among the players of a LAN game, nor in the test matches, whose peers are programs
-of their own.
+among these bots, but not among the players of a LAN game, nor in the test matches, whose peers are programs of
+their own. The requesting process follows each bot through a pidfd (Linux 5.3): it is not the bot's parent.
 """
 
 import contextlib
+import json
 import os
+import select
+import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -26,61 +30,151 @@ from pathlib import Path
 from typing import IO
 
 WAIT_STEP_S = 0.01
+MAX_REQUEST = 1 << 20
+ENDED = 0
+"""What poll() says of a bot that has ended: its exit status is its parent's, the spawner's, to collect."""
 
 
 def can_fork() -> bool:
-    """Whether this process may copy itself for a bot: Linux (macOS's system libraries are not safe to use
-    in a copy made without exec, which is why Python itself starts processes there anew), and no thread but
-    this one."""
-    return sys.platform.startswith("linux") and threading.active_count() == 1
+    """Whether this process may copy itself: Linux (macOS's system libraries are not safe to use in a copy
+    made without exec, which is why Python itself starts processes there anew; pidfds are Linux's), and no
+    thread but this one."""
+    return sys.platform.startswith("linux") and hasattr(os, "pidfd_open") and threading.active_count() == 1
 
 
-class ForkedPeer:
-    """A started copy, with the part of subprocess.Popen's interface BotPeers uses."""
+class SpawnedBot:
+    """A bot the spawner started, with the part of subprocess.Popen's interface BotPeers uses."""
 
-    def __init__(self, argv: Sequence[str], env: Mapping[str, str], log: Path) -> None:
-        tether_read, tether_write = os.pipe()
-        log_fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
-        pid = os.fork()
-        if pid == 0:  # the copy: it never returns into the caller's frames
-            _run_copy(list(argv), dict(env), tether_read, log_fd)
-        os.close(tether_read)
-        os.close(log_fd)
+    def __init__(self, pid: int, pidfd: int, tether: int) -> None:
         self.pid = pid
-        self.stdin: IO[bytes] | None = os.fdopen(tether_write, "wb", buffering=0)
+        self._pidfd = pidfd
+        self.stdin: IO[bytes] | None = os.fdopen(tether, "wb", buffering=0)
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
-        if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
+        if self.returncode is None and select.select([self._pidfd], [], [], 0)[0]:
+            self.returncode = ENDED
+            os.close(self._pidfd)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
-            if deadline is not None and time.monotonic() >= deadline:
+        if self.returncode is None:
+            ready = select.select([self._pidfd], [], [], timeout)[0]
+            if not ready:
                 raise subprocess.TimeoutExpired(f"bot process {self.pid}", timeout or 0.0)
-            time.sleep(WAIT_STEP_S)
-        assert self.returncode is not None
-        return self.returncode
+        result = self.poll()
+        assert result is not None
+        return result
 
     def terminate(self) -> None:
-        self._signal(15)
+        self._signal(signal.SIGTERM)
 
     def kill(self) -> None:
-        self._signal(9)
+        self._signal(signal.SIGKILL)
 
     def _signal(self, number: int) -> None:
         if self.poll() is None:
-            os.kill(self.pid, number)
+            signal.pidfd_send_signal(self._pidfd, number)
 
 
-def _run_copy(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> None:
-    """In the copy: become a process of its own (session, descriptors, environment), run the command, exit."""
+class BotSpawner:
+    """The requesting side: start() makes the spawner, spawn() has it start a bot."""
+
+    def __init__(self, pid: int, link: socket.socket) -> None:
+        self.pid = pid
+        self._link = link
+
+    @classmethod
+    def start(cls) -> "BotSpawner | None":
+        """The spawner, a copy of this process as it is now; None where it may not be copied (can_fork)."""
+        if not can_fork():
+            return None
+        mine, its = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        _flush_streams()
+        pid = os.fork()
+        if pid == 0:  # the spawner: it never returns into the caller's frames
+            _serve(its)
+        its.close()
+        return cls(pid, mine)
+
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str], log: Path) -> SpawnedBot:
+        """Start `p2pfish ARGV` as a bot: this environment, output appended to `log`."""
+        tether_read, tether_write = os.pipe()
+        try:
+            request = json.dumps({"argv": list(argv), "env": dict(env), "log": str(log)}).encode()
+            socket.send_fds(self._link, [request], [tether_read])
+            reply, fds, _, _ = socket.recv_fds(self._link, 64, 1)
+        except BaseException:
+            os.close(tether_write)
+            raise
+        finally:
+            os.close(tether_read)
+        if not reply or len(fds) != 1:
+            os.close(tether_write)
+            raise OSError("the bot spawner did not start the bot")
+        return SpawnedBot(int(reply), fds[0], tether_write)
+
+    def close(self) -> None:
+        """The spawner ends (its bots go on); waited for, a moment."""
+        self._link.close()
+        deadline = time.monotonic() + 5.0
+        while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                return
+            time.sleep(WAIT_STEP_S)
+
+
+def _serve(link: socket.socket) -> None:
+    """In the spawner: a process of its own, without the terminal, until the requesting process closes the link."""
+    try:
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, link.fileno())
+        os.closerange(link.fileno() + 1, os.sysconf("SC_OPEN_MAX"))
+        signal.signal(signal.SIGCHLD, lambda *_: _reap())
+        while True:
+            request, fds, _, _ = socket.recv_fds(link, MAX_REQUEST, 1)
+            if not request or len(fds) != 1:
+                break
+            fields = json.loads(request)
+            pidfd = _copy(fields["argv"], fields["env"], fields["log"], fds[0], link)
+            os.close(fds[0])
+            socket.send_fds(link, [b"%d" % pidfd[0]], [pidfd[1]])
+            os.close(pidfd[1])
+    finally:
+        os._exit(0)
+
+
+def _copy(argv: list[str], env: dict[str, str], log: str, tether: int, link: socket.socket) -> tuple[int, int]:
+    """Fork one bot; (its pid, a pidfd of it). SIGCHLD waits meanwhile, so the bot cannot be reaped (and its
+    pid given to another process) before its pidfd is open."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
+    try:
+        log_fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        pid = os.fork()
+        if pid == 0:
+            link.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+            _run_bot(argv, env, tether, log_fd)
+        os.close(log_fd)
+        return pid, os.pidfd_open(pid)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+
+
+def _reap() -> None:
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+
+
+def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> None:
+    """In the bot: become a process of its own (session, descriptors, environment), run the command, exit."""
     code = 1
     try:
         os.setsid()
@@ -93,19 +187,23 @@ def _run_copy(argv: list[str], env: dict[str, str], tether: int, log_fd: int) ->
         sys.stderr = open(2, "w", buffering=1, errors="backslashreplace", closefd=False)  # noqa: SIM115
         os.environ.clear()
         os.environ.update(env)
-        with contextlib.suppress(OSError):  # the name top and ps -o comm show: its command line is play's
+        with contextlib.suppress(OSError):  # the name top and ps -o comm show: its command line is its parent's
             Path("/proc/self/comm").write_text("p2pfish-bot")
         from p2pfish.launcher import main
 
         code = main(argv)
     except SystemExit as leaving:  # argparse's --help and usage errors
         code = leaving.code if isinstance(leaving.code, int) else int(leaving.code is not None)
-    except BaseException:  # whatever happens, the copy must not return into `play`'s frames
+    except BaseException:  # whatever happens, the bot must not return into its parents' frames
         import traceback
 
         traceback.print_exc()
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                stream.flush()
+        _flush_streams()
         os._exit(code)
+
+
+def _flush_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()

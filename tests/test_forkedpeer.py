@@ -1,69 +1,106 @@
-"""A bot peer started as a copy of this process (forkedpeer.py): it runs its command with its own environment,
-session and log, holds none of its parent's descriptors, and ends when told, as a started program would."""
+"""Bot peers started as copies of this process (forkedpeer.py): the spawner starts each with its own environment,
+session and log, holding none of its parents' descriptors; the requesting process follows, signals and waits for
+each though it is not its parent; and the spawner ends when that process lets go of it."""
 
 import os
 import select
 import socket
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conformance_helpers import wait_for
 
-from p2pfish.forkedpeer import ForkedPeer, can_fork
+from p2pfish.forkedpeer import ENDED, BotSpawner, can_fork
 
 WAIT_S = 20.0
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="this process cannot copy itself (not Linux, or threads)")
 
 
-def test_a_copy_runs_its_command_with_the_environment_and_log_it_was_given(tmp_path: Path) -> None:
+@pytest.fixture
+def spawner() -> Iterator[BotSpawner]:
+    started = BotSpawner.start()
+    assert started is not None
+    yield started
+    started.close()
+
+
+def lingering_join(port: int, folder: Path) -> list[str]:
+    """A bot that keeps trying a lobby that never opens (a port bound, never listening)."""
+    return ["join", f"127.0.0.1:{port}", "--code", "ABCDEF", "--bot", "greedy", "--wait", "60", "--identity-dir",
+            str(folder)]  # fmt: skip
+
+
+def test_a_bot_runs_its_command_with_the_environment_and_log_it_was_given(spawner: BotSpawner, tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    copy = ForkedPeer(["identity"], env, tmp_path / "copy.log")
-    assert copy.wait(WAIT_S) == 0
-    printed = (tmp_path / "copy.log").read_text()
+    bot = spawner.spawn(["identity"], env, tmp_path / "bot.log")
+    assert bot.wait(WAIT_S) == ENDED
+    printed = (tmp_path / "bot.log").read_text()
     assert f"key file    {tmp_path / 'config' / 'p2pfish' / 'identity_ed25519.pem'}" in printed, printed
-    assert (tmp_path / "config" / "p2pfish" / "identity_ed25519.pem").is_file()
-    assert "XDG_CONFIG_HOME" not in os.environ or os.environ["XDG_CONFIG_HOME"] != env["XDG_CONFIG_HOME"]
+    assert os.environ.get("XDG_CONFIG_HOME") != env["XDG_CONFIG_HOME"]
 
 
-def test_a_usage_error_in_the_copy_is_its_exit_code_and_its_log(tmp_path: Path) -> None:
-    copy = ForkedPeer(["join", "127.0.0.1:9"], dict(os.environ), tmp_path / "copy.log")
-    assert copy.wait(WAIT_S) == 2
-    assert "the following arguments are required: --code" in (tmp_path / "copy.log").read_text()
+def test_a_usage_error_in_a_bot_is_in_its_log(spawner: BotSpawner, tmp_path: Path) -> None:
+    bot = spawner.spawn(["join", "127.0.0.1:9"], dict(os.environ), tmp_path / "bot.log")
+    assert bot.wait(WAIT_S) == ENDED
+    assert "the following arguments are required: --code" in (tmp_path / "bot.log").read_text()
 
 
-def test_a_copy_holds_no_descriptor_of_its_parent_and_ends_when_terminated(tmp_path: Path) -> None:
+def test_a_bot_holds_no_descriptor_of_its_parents_and_ends_when_terminated(tmp_path: Path) -> None:
     reserved = socket.socket()
-    reserved.bind(("127.0.0.1", 0))  # bound, never listening: the copy's join keeps trying it
-    port = reserved.getsockname()[1]
-    readable, writable = os.pipe()
+    reserved.bind(("127.0.0.1", 0))
+    readable, writable = os.pipe()  # made before the spawner: both it and the bot are copies holding it
+    spawner = BotSpawner.start()
+    assert spawner is not None
     try:
-        argv = ["join", f"127.0.0.1:{port}", "--code", "ABCDEF", "--bot", "greedy", "--wait", "60",
-                "--identity-dir", str(tmp_path / "id")]  # fmt: skip
-        copy = ForkedPeer(argv, dict(os.environ), tmp_path / "copy.log")
+        bot = spawner.spawn(lingering_join(reserved.getsockname()[1], tmp_path / "id"), dict(os.environ),
+                            tmp_path / "bot.log")  # fmt: skip
         os.close(writable)
         writable = -1
         ready, _, _ = select.select([readable], [], [], WAIT_S)
-        assert ready and os.read(readable, 1) == b"", "the copy holds the write end of its parent's pipe"
-        assert copy.poll() is None, (tmp_path / "copy.log").read_text()
-        assert os.getsid(copy.pid) == copy.pid
-        comm = Path(f"/proc/{copy.pid}/comm")
-        wait_for(lambda: comm.read_text().strip() == "p2pfish-bot", WAIT_S, "the copy to take its name")
-        copy.terminate()
-        assert copy.wait(WAIT_S) != 0
+        assert ready and os.read(readable, 1) == b"", "the spawner or the bot holds its parent's pipe"
+        assert bot.poll() is None, (tmp_path / "bot.log").read_text()
+        comm = Path(f"/proc/{bot.pid}/comm")
+        wait_for(lambda: comm.read_text().strip() == "p2pfish-bot", WAIT_S, "the bot to take its name")
+        assert os.getsid(bot.pid) == bot.pid and os.getsid(spawner.pid) == spawner.pid
+        bot.terminate()
+        assert bot.wait(WAIT_S) == ENDED
+        bot.kill()  # once it has ended: nothing to signal, and no error
     finally:
         os.close(readable)
         if writable >= 0:
             os.close(writable)
         reserved.close()
+        spawner.close()
 
 
-def test_waiting_on_a_copy_that_does_not_end_times_out_and_kill_ends_it(tmp_path: Path) -> None:
-    argv = ["join", "127.0.0.1:9", "--code", "ABCDEF", "--bot", "greedy", "--wait", "60",
-            "--identity-dir", str(tmp_path / "id")]  # fmt: skip
-    copy = ForkedPeer(argv, dict(os.environ), tmp_path / "copy.log")
+def test_a_bot_leaves_its_lobby_when_its_tether_closes(spawner: BotSpawner, tmp_path: Path) -> None:
+    with socket.socket() as reserved:
+        reserved.bind(("127.0.0.1", 0))
+        argv = [*lingering_join(reserved.getsockname()[1], tmp_path / "id"), "--tethered"]
+        bot = spawner.spawn(argv, dict(os.environ), tmp_path / "bot.log")
+        assert bot.poll() is None
+        assert bot.stdin is not None
+        bot.stdin.close()
+        assert bot.wait(WAIT_S) == ENDED
+
+
+def test_waiting_on_a_bot_that_does_not_end_times_out_and_kill_ends_it(spawner: BotSpawner, tmp_path: Path) -> None:
+    bot = spawner.spawn(lingering_join(9, tmp_path / "id"), dict(os.environ), tmp_path / "bot.log")
     with pytest.raises(subprocess.TimeoutExpired):
-        copy.wait(0.05)
-    copy.kill()
-    assert copy.wait(WAIT_S) == -9
+        bot.wait(0.05)
+    bot.kill()
+    assert bot.wait(WAIT_S) == ENDED
+
+
+def test_the_spawner_ends_when_its_requester_lets_go_and_its_bots_stay(tmp_path: Path) -> None:
+    spawner = BotSpawner.start()
+    assert spawner is not None
+    bot = spawner.spawn(lingering_join(9, tmp_path / "id"), dict(os.environ), tmp_path / "bot.log")
+    spawner.close()
+    assert not Path(f"/proc/{spawner.pid}").exists()
+    assert bot.poll() is None
+    bot.kill()
+    assert bot.wait(WAIT_S) == ENDED

@@ -2,7 +2,6 @@
 it with the scores so far once the other bot agrees (PROTOCOL §10.8), and the summary printed on leaving says
 so, with a transcript that verifies as that early end. Run in tmux: a real terminal, real bot processes."""
 
-import contextlib
 import os
 import shutil
 import signal
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conformance_helpers import wait_for
-from test_play_resume import alive, pids_with
+from test_play_resume import alive, bots_under
 
 from p2pfish.games.registry import get_rules
 from p2pfish.session.audit import audit
@@ -42,8 +41,7 @@ def test_a_dead_bot_is_left_behind_in_one_key_press_with_the_scores_so_far(tmp_p
         # never sent a message cannot be named gone, and no early end is offered without it.
         wait_for(lambda: "Round 1/4" in screen() and START not in screen(), WAIT_S, "the start player's draw")
         pane = subprocess.run([*tmux, "display", "-p", "#{pane_pid}"], capture_output=True, text=True, check=True)
-        players = {pid for pid in pids_with("play\0fishnstones\0") if _parent(pid) == int(pane.stdout)}
-        bots = [pid for pid in pids_with("") if _parent(pid) in players]  # play's bots are copies of it
+        bots = bots_under(int(pane.stdout))
         assert len(bots) == 2, bots
         os.kill(bots[0], signal.SIGKILL)
 
@@ -70,9 +68,3 @@ def test_a_dead_bot_is_left_behind_in_one_key_press_with_the_scores_so_far(tmp_p
     transcript = Path(printed.split("Transcript: ", 1)[1].split(" (check it", 1)[0])
     result = audit(transcript.read_bytes().splitlines(), get_rules("fishnstones"))
     assert result.settlement is not None and len(result.settlement.signers) == 2
-
-
-def _parent(pid: int) -> int:
-    with contextlib.suppress(OSError, IndexError, ValueError):
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    return -1

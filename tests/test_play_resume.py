@@ -34,21 +34,31 @@ def events(path: Path) -> list[dict[str, Json]]:
     return found
 
 
-def pids_with(text: str) -> list[int]:
+def bot_folder(pid: int) -> Path | None:
+    """The temporary folder of a bot process (where its log, its standard output, is)."""
+    with contextlib.suppress(OSError):
+        return Path(os.readlink(f"/proc/{pid}/fd/1")).parent
+    return None
+
+
+def parent_of(pid: int) -> int:
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    return -1
+
+
+def bots_under(ancestor: int) -> list[int]:
+    """The bot peers a process started (forkedpeer.py names each p2pfish-bot; their parent is its spawner)."""
     found = []
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if text.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "p2pfish-bot":
+                pid = line = int(entry.name)
+                while line > 1 and line != ancestor:
+                    line = parent_of(line)
+                if line == ancestor:
+                    found.append(pid)
     return found
-
-
-def bot_folder(pid: int) -> Path | None:
-    """The temporary folder of a bot process (its --identity-dir's parent)."""
-    words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    at = words.index(b"--identity-dir") if b"--identity-dir" in words else -1
-    return Path(words[at + 1].decode()).parent if at >= 0 else None
 
 
 def alive(pid: int) -> bool:
@@ -79,7 +89,7 @@ def test_a_host_killed_in_a_terminal_takes_its_bots_along_and_its_resume_brings_
         started = next(e for e in events(out) if e["event"] == "started")
         pane = subprocess.run([*tmux, "display", "-p", "#{pane_pid}"], capture_output=True, text=True, check=True)
         host_pid = int(pane.stdout)
-        bots = [pid for pid in pids_with(f"--code\0{CODE}\0") if pid != host_pid]
+        bots = bots_under(host_pid)
         assert len(bots) == 2, bots
         folders += [bot_folder(pid) for pid in bots]
         os.kill(host_pid, signal.SIGKILL)

@@ -140,8 +140,8 @@ def shortest_game(game: str, players: int) -> int:
     return by_players[players]
 
 
-def _read_only(store: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+def _read_only(store: Path, busy_timeout_s: float = 5.0) -> sqlite3.Connection:
+    return sqlite3.connect(f"{store.resolve().as_uri()}?mode=ro", uri=True, timeout=busy_timeout_s)
 
 
 def stored_messages(store: Path) -> list[bytes]:
@@ -220,8 +220,11 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
 def strike_at_kill_point(victim: PeerProcess, store: Path, kill_at: int, deadline: float, log: Path) -> None:
     """Kill the victim (SIGKILL) once its store holds `kill_at` messages. A peer leaves within milliseconds of
     its game's end, so the store is read every KILL_POLL_S through one open connection, and the victim is
-    stopped (SIGSTOP) while it is read: it cannot go on, nor exit, between the count and the kill."""
-    db = _read_only(store)
+    stopped (SIGSTOP) while it is read: it cannot go on, nor exit, between the count and the kill. The read never
+    waits for a lock: a victim stopped inside SQLite's critical section holds it until it runs again, and a read
+    that waited 5 s for it, stopped again 2 ms after each wait on a loaded machine, left the victim frozen long
+    enough for the others to drop it as silent (a soak failure seen twice under load 8-13)."""
+    db = _read_only(store, busy_timeout_s=0.0)
     try:
         while True:
             if victim.process.poll() is not None:

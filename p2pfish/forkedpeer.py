@@ -31,6 +31,8 @@ from typing import IO
 
 WAIT_STEP_S = 0.01
 MAX_REQUEST = 1 << 20
+ANSWER_WITHIN_S = 10.0
+"""A spawner that does not answer a request within this is taken for gone: the bot starts as a program."""
 ENDED = 0
 """What poll() says of a bot that has ended: its exit status is its parent's, the spawner's, to collect."""
 
@@ -95,6 +97,7 @@ class BotSpawner:
         if pid == 0:  # the spawner: it never returns into the caller's frames
             _serve(its)
         its.close()
+        mine.settimeout(ANSWER_WITHIN_S)
         return cls(pid, mine)
 
     def spawn(self, argv: Sequence[str], env: Mapping[str, str], log: Path) -> SpawnedBot:
@@ -135,6 +138,7 @@ def _serve(link: socket.socket) -> None:
             os.dup2(null, fd)
         os.closerange(3, link.fileno())
         os.closerange(link.fileno() + 1, os.sysconf("SC_OPEN_MAX"))
+        _name_process("p2pfish-spawner")
         signal.signal(signal.SIGCHLD, lambda *_: _reap())
         while True:
             request, fds, _, _ = socket.recv_fds(link, MAX_REQUEST, 1)
@@ -187,8 +191,7 @@ def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> 
         sys.stderr = open(2, "w", buffering=1, errors="backslashreplace", closefd=False)  # noqa: SIM115
         os.environ.clear()
         os.environ.update(env)
-        with contextlib.suppress(OSError):  # the name top and ps -o comm show: its command line is its parent's
-            Path("/proc/self/comm").write_text("p2pfish-bot")
+        _name_process("p2pfish-bot")
         from p2pfish.launcher import main
 
         code = main(argv)
@@ -201,6 +204,12 @@ def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> 
     finally:
         _flush_streams()
         os._exit(code)
+
+
+def _name_process(name: str) -> None:
+    """The name top and `ps -o comm` show: a copy's command line stays its parent's."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/comm").write_text(name)
 
 
 def _flush_streams() -> None:

@@ -4,6 +4,7 @@ each though it is not its parent; and the spawner ends when that process lets go
 
 import os
 import select
+import signal
 import socket
 import subprocess
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from conformance_helpers import wait_for
 
+from p2pfish.botpeers import BotPeers
 from p2pfish.forkedpeer import ENDED, BotSpawner, can_fork
 
 WAIT_S = 20.0
@@ -65,6 +67,7 @@ def test_a_bot_holds_no_descriptor_of_its_parents_and_ends_when_terminated(tmp_p
         comm = Path(f"/proc/{bot.pid}/comm")
         wait_for(lambda: comm.read_text().strip() == "p2pfish-bot", WAIT_S, "the bot to take its name")
         assert os.getsid(bot.pid) == bot.pid and os.getsid(spawner.pid) == spawner.pid
+        assert Path(f"/proc/{spawner.pid}/comm").read_text().strip() == "p2pfish-spawner"
         bot.terminate()
         assert bot.wait(WAIT_S) == ENDED
         bot.kill()  # once it has ended: nothing to signal, and no error
@@ -104,3 +107,18 @@ def test_the_spawner_ends_when_its_requester_lets_go_and_its_bots_stay(tmp_path:
     assert bot.poll() is None
     bot.kill()
     assert bot.wait(WAIT_S) == ENDED
+
+
+def test_bots_start_as_programs_once_their_spawner_is_gone(tmp_path: Path) -> None:
+    spawner = BotSpawner.start()
+    assert spawner is not None
+    os.kill(spawner.pid, signal.SIGKILL)
+    os.waitpid(spawner.pid, 0)
+    bots = BotPeers(1, workdir=tmp_path, spawner=spawner)
+    bots.open("127.0.0.1:9", "ABCDEF")
+    try:
+        bots.add("greedy")
+        assert bots.spawner is None
+        assert isinstance(bots.processes[0], subprocess.Popen)
+    finally:
+        bots.stop()

@@ -23,7 +23,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -37,11 +36,19 @@ ENDED = 0
 """What poll() says of a bot that has ended: its exit status is its parent's, the spawner's, to collect."""
 
 
-def can_fork() -> bool:
+def can_fork(*, allow_threads: bool = False) -> bool:
     """Whether this process may copy itself: Linux (macOS's system libraries are not safe to use in a copy
-    made without exec, which is why Python itself starts processes there anew; pidfds are Linux's), and no
-    thread but this one."""
-    return sys.platform.startswith("linux") and hasattr(os, "pidfd_open") and threading.active_count() == 1
+    made without exec, which is why Python itself starts processes there anew), a kernel that gives pidfds (5.3
+    and later, where no sandbox refuses them), and no thread but this one, counted by the kernel (a thread
+    started in C is not in `threading`'s count)."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "pidfd_open"):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        return False
+    return allow_threads or threads == 1
 
 
 class SpawnedBot:
@@ -76,7 +83,8 @@ class SpawnedBot:
 
     def _signal(self, number: int) -> None:
         if self.poll() is None:
-            signal.pidfd_send_signal(self._pidfd, number)
+            with contextlib.suppress(ProcessLookupError):  # it ended since, as Popen.send_signal allows
+                signal.pidfd_send_signal(self._pidfd, number)
 
 
 class BotSpawner:
@@ -87,9 +95,11 @@ class BotSpawner:
         self._link = link
 
     @classmethod
-    def start(cls) -> "BotSpawner | None":
-        """The spawner, a copy of this process as it is now; None where it may not be copied (can_fork)."""
-        if not can_fork():
+    def start(cls, *, allow_threads: bool = False) -> "BotSpawner | None":
+        """The spawner, a copy of this process as it is now; None where it may not be copied (can_fork).
+        `allow_threads`: copy it even with other threads running (the tests do, from a pytest worker, whose
+        other thread holds nothing the copy uses: the copy makes its own standard streams)."""
+        if not can_fork(allow_threads=allow_threads):
             return None
         mine, its = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         _flush_streams()
@@ -101,31 +111,46 @@ class BotSpawner:
         return cls(pid, mine)
 
     def spawn(self, argv: Sequence[str], env: Mapping[str, str], log: Path) -> SpawnedBot:
-        """Start `p2pfish ARGV` as a bot: this environment, output appended to `log`."""
+        """Start `p2pfish ARGV` as a bot: this environment, output appended to `log`. OSError if the spawner is
+        gone or did not answer in time; it is then ended, so that it starts no bot late, and never asked again."""
+        if self._link.fileno() < 0:
+            raise OSError("the bot spawner has ended")
         tether_read, tether_write = os.pipe()
+        fds: list[int] = []
         try:
             request = json.dumps({"argv": list(argv), "env": dict(env), "log": str(log)}).encode()
             socket.send_fds(self._link, [request], [tether_read])
             reply, fds, _, _ = socket.recv_fds(self._link, 64, 1)
-        except BaseException:
-            os.close(tether_write)
+            for fd in fds:
+                os.set_inheritable(fd, False)
+            if not reply or len(fds) != 1:
+                raise OSError("the bot spawner did not start the bot")
+            return SpawnedBot(int(reply), fds[0], tether_write)
+        except BaseException as failure:
+            for fd in (tether_write, *fds):
+                os.close(fd)
+            self.close(at_once=True)
+            if isinstance(failure, Exception) and not isinstance(failure, OSError):
+                raise OSError(f"the bot spawner failed: {failure}") from failure
             raise
         finally:
             os.close(tether_read)
-        if not reply or len(fds) != 1:
-            os.close(tether_write)
-            raise OSError("the bot spawner did not start the bot")
-        return SpawnedBot(int(reply), fds[0], tether_write)
 
-    def close(self) -> None:
-        """The spawner ends (its bots go on); waited for, a moment."""
+    def close(self, *, at_once: bool = False) -> bool:
+        """The spawner ends (its bots go on): its link closes, and it leaves within 5 s or is killed (at once
+        if `at_once`). Whether it ended by itself."""
         self._link.close()
-        deadline = time.monotonic() + 5.0
-        while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
-            if time.monotonic() > deadline:
+        deadline = time.monotonic() + (0.0 if at_once else 5.0)
+        while True:
+            try:
+                if os.waitpid(self.pid, os.WNOHANG) != (0, 0):
+                    return True
+            except ChildProcessError:  # reaped already
+                return True
+            if time.monotonic() >= deadline:
                 os.kill(self.pid, signal.SIGKILL)
                 os.waitpid(self.pid, 0)
-                return
+                return False
             time.sleep(WAIT_STEP_S)
 
 
@@ -166,7 +191,11 @@ def _copy(argv: list[str], env: dict[str, str], log: str, tether: int, link: soc
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
             _run_bot(argv, env, tether, log_fd)
         os.close(log_fd)
-        return pid, os.pidfd_open(pid)
+        try:
+            return pid, os.pidfd_open(pid)
+        except OSError:  # no pidfd after all: the bot must not live on unseen
+            os.kill(pid, signal.SIGKILL)
+            raise
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
 
@@ -192,6 +221,7 @@ def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> 
         os.environ.clear()
         os.environ.update(env)
         _name_process("p2pfish-bot")
+        _reseed_inherited_generators()
         from p2pfish.launcher import main
 
         code = main(argv)
@@ -204,6 +234,14 @@ def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> 
     finally:
         _flush_streams()
         os._exit(code)
+
+
+def _reseed_inherited_generators() -> None:
+    """Python reseeds `random` in a copy; libsecp256k1's blinding (coincurve) is reseeded here, so that no two
+    bots share it. Every key and nonce comes from the system (os.urandom, libsodium, OpenSSL), never copied."""
+    context = sys.modules.get("coincurve.context")
+    if context is not None:
+        context.GLOBAL_CONTEXT.reseed()
 
 
 def _name_process(name: str) -> None:

@@ -6,6 +6,7 @@ program drew shows a board. Identities, stores and the bots' folders live in a s
 process started from it is killed at the end.
 """
 
+import contextlib
 import functools
 import os
 import signal
@@ -63,35 +64,36 @@ def first_board() -> tuple[float, float]:
         try:
             wall = time_until_shown(argv, shown, env=env, cwd=folder, timeout_s=PLAY_TIMEOUT_S)
         finally:
-            kill_processes_mentioning(scratch)
+            kill_processes_of(f"{MARK}={scratch}")
         return wall, used[0]
+
+
+def processes_of(environment_entry: str) -> list[Path]:
+    """The /proc folders of this user's processes (but this one) with `environment_entry` (NAME=VALUE) in their
+    environment: the player's process and its bots, which are copies of it or programs it started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        with contextlib.suppress(OSError):
+            if environment_entry.encode() in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(entry)
+    return found
 
 
 def processor_seconds(environment_entry: str) -> float:
     """User and system time of every process of this user with `environment_entry` (NAME=VALUE)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if environment_entry.encode() not in (entry / "environ").read_bytes().split(b"\0"):
-                continue
+    for entry in processes_of(environment_entry):
+        with contextlib.suppress(OSError):
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
+            total += (int(fields[11]) + int(fields[12])) / tick
     return total
 
 
-def kill_processes_mentioning(text: str) -> None:
-    """Kill every process of this user whose command line holds `text` (the bots of a play run, which may
-    live in sessions of their own)."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if text.encode() in (entry / "cmdline").read_bytes():
-                os.kill(int(entry.name), signal.SIGKILL)
-        except (OSError, ValueError):
-            continue
+def kill_processes_of(environment_entry: str) -> None:
+    """Kill every process of this user with `environment_entry`, in whatever session it lives."""
+    for entry in processes_of(environment_entry):
+        with contextlib.suppress(OSError):
+            os.kill(int(entry.name), signal.SIGKILL)

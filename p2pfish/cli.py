@@ -269,8 +269,13 @@ def cmd_resume(args: argparse.Namespace) -> int:
             raise UsageError(format_stored(games) + " (give a store's path, or see resume --list)")
         store = str(games[0].path)
     options = _peer_options(args)
+    from p2pfish.forkedpeer import BotSpawner
+
+    spawner = None if options.bot else BotSpawner.start()  # a player's game may have had bots (forkedpeer.py)
     with zmq_context() as context:
-        return run(resume_game(store, options, lambda resumed: _front(args, resumed), context=context))
+        return run(resume_game(
+            store, options, lambda resumed: _front(args, resumed), context=context, spawner=spawner,
+        ))  # fmt: skip
 
 
 LEVEL_HELP = "the bots' strength: easy (random), normal (greedy), hard (search); default a mix of random and greedy"

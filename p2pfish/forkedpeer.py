@@ -5,7 +5,7 @@ before it says a word; three of them, on a two-core machine, delay the first boa
 bots again. The process that runs them has loaded those modules already, so it makes one copy of itself, the
 spawner, as soon as they are loaded and before it starts any thread, ZeroMQ context or event loop (fork copies
 only the calling thread). The spawner does nothing but wait for requests and copy itself once per bot, at any
-time in the game: the first bots, the host's `bot` command, a rematch's. A resumed game's bots are programs.
+time in the game: the first bots, the host's `bot` command, a rematch's, a resumed game's.
 
 A bot is what a new program would be but for its memory: it runs in a session of its own, its standard input is
 its tether (a pipe whose other end only the requesting process holds), its output goes to its log, and it holds

@@ -32,6 +32,7 @@ from p2pfish.core.player import Player
 from p2pfish.core.text import printable, printable_lines
 from p2pfish.core.wire import Json, as_list
 from p2pfish.crypto.identity import Identity, load_or_create
+from p2pfish.forkedpeer import BotSpawner
 from p2pfish.games.registry import get_rules, make_bot
 from p2pfish.invocation import join_line
 from p2pfish.net.addresses import lan_addresses, local_address_towards, primary_address
@@ -715,7 +716,9 @@ async def resume_game(
     make_front: Callable[[PeerOptions], Frontend],
     *,
     context: zmq.asyncio.Context,
+    spawner: BotSpawner | None = None,
 ) -> int:
+    """`spawner`: where the game's bots, if it had any, start from (forkedpeer.py); ended here if it had none."""
     path = Path(store_path)
     if not os.path.lexists(path):
         raise UsageError(f"no store at {store_path}")
@@ -744,7 +747,9 @@ async def resume_game(
     front = make_front(resumed)
     front.note(f"resuming game {session.setup.session_id.hex()[:16]} as seat {session.seat} at turn {session.turn}")
     host_at = record.get("host_at")
-    bots = bots_to_resume(record.get("bots"), session.setup)
+    bots = bots_to_resume(record.get("bots"), session.setup, spawner)
+    if bots is None and spawner is not None:
+        spawner.close(at_once=True)
     if bots is None and isinstance(record.get("bots"), dict):
         front.note("Its bots cannot come back: their folder is gone (it goes a day after they last played).")
     try:
@@ -764,7 +769,7 @@ async def resume_game(
     return played.status
 
 
-def bots_to_resume(record: Json, setup: GameSetup) -> BotPeers | None:
+def bots_to_resume(record: Json, setup: GameSetup, spawner: BotSpawner | None = None) -> BotPeers | None:
     """The bot peers of a game this peer hosted (the `bots` of its store's record; None if it had none),
     started again from their stores: they left with the process that started them. Bots whose folder is
     gone (removed a day after its last write) cannot come back; the game then waits for them in vain."""
@@ -774,7 +779,7 @@ def bots_to_resume(record: Json, setup: GameSetup) -> BotPeers | None:
     if not _own_folder(folder):  # gone, or another's made since under the same name in a shared /tmp
         return None
     seed = record.get("seed")
-    bots = BotPeers(seed if isinstance(seed, int) else None, workdir=folder)
+    bots = BotPeers(seed if isinstance(seed, int) else None, workdir=folder, spawner=spawner)
     seats = []
     entries = record.get("bots")
     for entry in entries if isinstance(entries, list) else []:

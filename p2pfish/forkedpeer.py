@@ -1,4 +1,4 @@
-"""Bot peers started as copies of this process (fork, no exec): `p2pfish play`'s and `host`'s bots.
+"""Bot peers started as copies of this process (fork, no exec): the bots of `p2pfish play`, `host` and `resume`.
 
 A bot started as a new program spends about 0.3 s of processor time loading Python and the peer's modules
 before it says a word; three of them, on a two-core machine, delay the first board by as much, and a rematch's

@@ -70,6 +70,14 @@ class Forkable(Protocol):
         ...
 
 
+@runtime_checkable
+class Remembers(Protocol):
+    """A playout policy told, at each decision, the action the seat took (the search's, which may overrule its
+    own): a Kuna Yala greedy bot remembers which cards its seat placed, to read the others' from the rest."""
+
+    def chose(self, view: Any, action: Action) -> None: ...
+
+
 def is_secret_choice(view: Any, legal: Sequence[Action]) -> bool:
     return isinstance(legal[0], SecretChoice)
 
@@ -288,6 +296,12 @@ class SearchBot:
         return reward(outcome, seat, self._sampler.horizon_scale)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        action = self._choose(view, legal)
+        if isinstance(self._own, Remembers):
+            self._own.chose(view, action)
+        return action
+
+    def _choose(self, view: Any, legal: Sequence[Action]) -> Action:
         default = self._own.choose(view, list(legal))  # every decision, so that its memory sees every view
         if len(legal) == 1:
             return legal[0]

@@ -32,15 +32,11 @@ class TableReading:
         """Where this seat placed cards (not its sharks, which cover a fish that was there)."""
         self.first: dict[Place, str] = {}
         """The card each cell showed when this seat first saw it."""
-        self.shown: dict[Place, str] = {}
-        """The card each cell showed when this seat last saw it."""
 
     def saw(self, view: View) -> None:
         for seat, school in enumerate(view.schools):
             for cell in school:
-                place = (seat, cell.x, cell.y)
-                self.first.setdefault(place, cell.top)
-                self.shown[place] = cell.top
+                self.first.setdefault((seat, cell.x, cell.y), cell.top)
 
     def chose(self, view: View, action: Action) -> None:
         """This seat played `action` at `view`."""

@@ -34,7 +34,7 @@ def layer_of(path: Path) -> str | None:
     module = Path(parts[2]).stem
     if module == "rules":
         return "rules"
-    if module in ("greedy", "sampler", "disguise"):
+    if module in ("greedy", "sampler", "disguise", "reading"):
         return "bots"
     return "ui" if module in UI_PARTS else "entry"
 

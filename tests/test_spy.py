@@ -87,6 +87,14 @@ def test_a_spy_reads_a_disguised_kuna_yala_bots_colour_little_better_than_blind(
     assert within_ten_points_of_blind(tally.hits, tally.decisions, 1 / 3)
 
 
+def test_a_spy_reads_a_disguised_kuna_yala_search_bots_colour_little_better_than_blind() -> None:
+    """The search bot inside the disguise reads the colour a turn is played as and public moves only (its worlds
+    and default mix the colours the disguise may have drawn; its reading of the table is of public placements)."""
+    tally = measure_secret_spy("kunayala", "search", games=1, iterations=4)
+    assert tally.decisions >= 30
+    assert within_ten_points_of_blind(tally.hits, tally.decisions, 1 / 3)
+
+
 def test_a_spy_reads_nothing_of_a_random_kuna_yala_bots_colour() -> None:
     tally = measure_secret_spy("kunayala", "random", games=1)
     assert tally.decisions >= 30

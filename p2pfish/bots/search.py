@@ -70,6 +70,14 @@ class Forkable(Protocol):
         ...
 
 
+@runtime_checkable
+class Remembers(Protocol):
+    """A playout policy told, at each decision, the action the seat took (the search's, which may overrule its
+    own): a Kuna Yala greedy bot remembers which cards its seat placed, to read the others' from the rest."""
+
+    def chose(self, view: Any, action: Action) -> None: ...
+
+
 def is_secret_choice(view: Any, legal: Sequence[Action]) -> bool:
     return isinstance(legal[0], SecretChoice)
 
@@ -99,6 +107,9 @@ class Sampler:
     """How many of the prior's best actions are searched (the greedy bot's choice always is)."""
     play_out: "Callable[..., Outcome | Scores] | None" = None
     """A faster play_out for this game (same arguments, same result; None: play_out)."""
+    default: Callable[[Any, Sequence[Action]], int | None] | None = None
+    """The index of the action the search keeps unless another is clearly better (None, or returning None: the
+    playout policy's own choice at this seat)."""
 
 
 Horizon = Callable[[Any, World], tuple[float, ...] | None]
@@ -288,6 +299,12 @@ class SearchBot:
         return reward(outcome, seat, self._sampler.horizon_scale)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        action = self._choose(view, legal)
+        if isinstance(self._own, Remembers):
+            self._own.chose(view, action)
+        return action
+
+    def _choose(self, view: Any, legal: Sequence[Action]) -> Action:
         default = self._own.choose(view, list(legal))  # every decision, so that its memory sees every view
         if len(legal) == 1:
             return legal[0]
@@ -295,7 +312,8 @@ class SearchBot:
             means, visits = self.values(view, legal)
             seen = [m if v else min(x for x in means if x > -math.inf) for m, v in zip(means, visits, strict=True)]
             return draw_hidden(self._rng, legal, seen, partial(self._sampler.hidden, view), SECRET_TEMPERATURE)
-        greedy = legal.index(default)
+        chosen = None if self._sampler.default is None else self._sampler.default(view, legal)
+        greedy = legal.index(default) if chosen is None else chosen
         means, visits = self.values(view, legal, keep=greedy)
         most = max(visits)
         best = max((i for i in range(len(legal)) if visits[i] == most), key=lambda i: means[i])

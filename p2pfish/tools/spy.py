@@ -108,6 +108,7 @@ def move_chances(inner: Player, view: Any, legal: Sequence[Action], rng: random.
     if isinstance(inner, SearchBot):
         twin = copy.copy(inner)
         twin._rng = random.Random(rng.getrandbits(64))
+        twin._own = copy.deepcopy(inner._own)  # its memory as the bot's, told the twin's moves, not the bot's
         chosen = legal.index(twin.choose(view, list(legal)))
         counts = [1.0 if i == chosen else 0.0 for i in range(len(legal))]
     elif values is not None:

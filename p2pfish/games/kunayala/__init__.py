@@ -1,6 +1,6 @@
 """Kuna Yala (RULES.md §2), as one folder: its rules (rules.py), its greedy bot (greedy.py), how its bots hide
-their colour (disguise.py) and its terminal kit (screen.py, commands.py, words.py, kit.py). GAME is its entry in
-p2pfish/games/registry.py."""
+their colour (disguise.py), its search bot's determinizer (sampler.py) and reading of the table (reading.py), and
+its terminal kit (screen.py, commands.py, words.py, kit.py). GAME is its entry in p2pfish/games/registry.py."""
 
 from p2pfish.games.game import game_in_folder
 from p2pfish.games.kunayala.rules import RULES

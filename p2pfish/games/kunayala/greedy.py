@@ -21,6 +21,7 @@ from typing import Any, Final
 from p2pfish.bots.base import pick_best
 from p2pfish.core.actions import Action
 from p2pfish.core.by_identity import ByIdentity
+from p2pfish.games.kunayala.reading import TableReading
 from p2pfish.games.kunayala.rules import (
     ANY_CARD,
     BONES,
@@ -289,6 +290,14 @@ class GreedyKunaYala:
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
+        self.reading = TableReading()
+        """Who placed which card, as far as the seat's own moves have been told (`chose`): a search bot's memory."""
+
+    def chose(self, view: Any, action: Action) -> None:
+        """The seat played `action` at `view` (a search bot playing along says so; the greedy bot alone never does,
+        and plays the same either way)."""
+        assert isinstance(view, View)
+        self.reading.chose(view, action)
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:

@@ -13,6 +13,7 @@ stored before it was killed, those the cut took included (fetched again from the
 """
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -38,6 +39,8 @@ GAMES = GAME_IDS
 KINDS = ("greedy", "random")
 
 KILL_POLL_S = 0.002
+STOP_BEFORE_KILL = 3
+"""How many messages before its kill point the victim is stopped at each read of its store."""
 
 
 @dataclass
@@ -219,12 +222,15 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
 
 def strike_at_kill_point(victim: PeerProcess, store: Path, kill_at: int, deadline: float, log: Path) -> None:
     """Kill the victim (SIGKILL) once its store holds `kill_at` messages. A peer leaves within milliseconds of
-    its game's end, so the store is read every KILL_POLL_S through one open connection, and the victim is
-    stopped (SIGSTOP) while it is read: it cannot go on, nor exit, between the count and the kill. The read never
-    waits for a lock: a victim stopped inside SQLite's critical section holds it until it runs again, and a read
-    that waited 5 s for it, stopped again 2 ms after each wait on a loaded machine, left the victim frozen long
-    enough for the others to drop it as silent (a soak failure seen twice under load 8-13)."""
+    its game's end, so the store is read every KILL_POLL_S through one open connection, and from STOP_BEFORE_KILL
+    messages before the kill point on, the victim is stopped (SIGSTOP) while it is read: it cannot go on, nor exit,
+    between the count and the kill. Before that it runs unstopped (a reader never holds up SQLite's writer): stopped
+    at every read, it ran a third of the time at most, and on a loaded machine too little to link up with the others
+    before they gave up on it. The read never waits for a lock: a victim stopped inside SQLite's critical section
+    holds it until it runs again, and a read that waited 5 s for it left the victim frozen long enough for the others
+    to drop it as silent (soak failures seen under load 8-13)."""
     db = _read_only(store, busy_timeout_s=0.0)
+    count = 0
     try:
         while True:
             if victim.process.poll() is not None:
@@ -233,15 +239,16 @@ def strike_at_kill_point(victim: PeerProcess, store: Path, kill_at: int, deadlin
                 )
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the victim's store never reached {kill_at} messages (log: {log})")
-            os.kill(victim.process.pid, signal.SIGSTOP)
-            try:
-                count = int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0])
-            except sqlite3.Error:
-                count = 0
-            if count >= kill_at:
+            stopping = count >= kill_at - STOP_BEFORE_KILL
+            if stopping:
+                os.kill(victim.process.pid, signal.SIGSTOP)
+            with contextlib.suppress(sqlite3.Error):  # locked or not yet made: read again next time
+                count = max(count, int(db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]))
+            if stopping and count >= kill_at:
                 os.kill(victim.process.pid, signal.SIGKILL)
                 return
-            os.kill(victim.process.pid, signal.SIGCONT)
+            if stopping:
+                os.kill(victim.process.pid, signal.SIGCONT)
             time.sleep(KILL_POLL_S)
     finally:
         db.close()

@@ -222,7 +222,7 @@ def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> 
         os.environ.update(env)
         _name_process("p2pfish-bot")
         _reseed_inherited_generators()
-        from p2pfish.launcher import main
+        from p2pfish.cli import main  # the player's commands (the launcher above it also routes the tools')
 
         code = main(argv)
     except SystemExit as leaving:  # argparse's --help and usage errors

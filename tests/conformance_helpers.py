@@ -200,23 +200,31 @@ def witnessed_decisions(rules: AnyRules, players: int, seed: int, witness: Calla
 
 def strings_of(value: object) -> set[str]:
     """Every string held in a value: in its dataclass fields, tuples, lists, sets and mapping values."""
-    if isinstance(value, str):
-        return {value}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        value = [getattr(value, f.name) for f in dataclasses.fields(value)]
-    elif isinstance(value, Mapping):
-        value = list(value.values())
-    if isinstance(value, list | tuple | set | frozenset):
-        return set().union(*(strings_of(item) for item in value))
-    return set()
+    found: set[str] = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, list | tuple | set | frozenset):
+            pending.extend(item)
+        elif isinstance(item, Mapping):
+            pending.extend(item.values())
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            pending.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return found
 
 
 def strings_in(wire: Json) -> set[str]:
     """Every string value in a wire form (not the keys of its objects)."""
-    if isinstance(wire, str):
-        return {wire}
-    if isinstance(wire, list):
-        return set().union(*(strings_in(item) for item in wire)) if wire else set()
-    if isinstance(wire, dict):
-        return set().union(*(strings_in(item) for item in wire.values())) if wire else set()
-    return set()
+    found: set[str] = set()
+    pending = [wire]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+    return found

@@ -81,9 +81,9 @@ def test_a_first_seat_outside_the_table_or_an_unknown_option_is_malformed(game: 
         game.rules.new_game(4, options)
 
 
-def check_step(game: Game, step: Step, known: Sequence[Known], log: list[tuple[int | None, Action]]) -> None:
-    """The contract at one step of a game (`known`: every seat's knowledge before it; `log`: the steps
-    before it)."""
+def check_step(game: Game, step: Step, known: Sequence[Known], public: set[str]) -> None:
+    """The contract at one step of a game (`known`: every seat's knowledge before it; `public`: every string
+    the actions before it showed on the wire)."""
     rules, state, players = game.rules, step.before, len(known)
     assert rules.outcome(state) is None
     request = rules.chance(state)
@@ -111,17 +111,19 @@ def check_step(game: Game, step: Step, known: Sequence[Known], log: list[tuple[i
     assert state == frozen
     if sent(step.action):
         assert through_the_wire(rules, step.action) == step.action
-    check_views(game, state, known, log)
+    check_views(game, state, known, public)
 
 
-def check_views(game: Game, state: object, known: Sequence[Known], log: list[tuple[int | None, Action]]) -> None:
+def public_strings(log: Sequence[tuple[int | None, Action]]) -> set[str]:
+    """Every string the actions of `log` showed on the wire."""
+    return set().union(*(strings_in(action.to_wire()) for _, action in log))
+
+
+def check_views(game: Game, state: object, known: Sequence[Known], public: set[str]) -> None:
     """No view shows a card dealt to another seat that no public move has opened, nor changes when handed
     those cards besides the viewer's own knowledge. (Secret choices under commitment, the same few values
     for every seat, are each game's own to check: see its properties tests.)"""
     rules, players = game.rules, len(known)
-    public: set[str] = set()
-    for _, action in log:
-        public |= strings_in(action.to_wire())
     for viewer in range(players):
         view = rules.view(state, viewer, known[viewer])
         # the cards dealt to other seats (known by card name, each label once in its deck)
@@ -142,11 +144,11 @@ def check_views(game: Game, state: object, known: Sequence[Known], log: list[tup
 @functools.cache
 def played(game_id: str, players: int, seed: int, options: tuple[tuple[str, str], ...] = ()) -> Played:
     game = next(g for g in GAMES if g.id == game_id)
-    log: list[tuple[int | None, Action]] = []
+    public: set[str] = set()
 
     def check(step: Step, known: Sequence[Known]) -> None:
-        check_step(game, step, known, log)
-        log.append((step.seat, step.action))
+        check_step(game, step, known, public)
+        public.update(strings_in(step.action.to_wire()))
 
     return play(game.rules, players, seed, options=dict(options), on_step=check)
 
@@ -165,7 +167,7 @@ def test_random_games_keep_the_contract_at_every_step(
     assert set(each.outcome.winners) <= set(range(players))
     assert rules.chance(final) is None and rules.to_act(final) == ()
     assert all(not rules.legal_actions(final, seat, each.known[seat]) for seat in range(players))
-    check_views(game, final, each.known, each.log)
+    check_views(game, final, each.known, public_strings(each.log))
 
 
 @pytest.mark.parametrize(("game", "players", "seed", "options"), PLAYOUTS)

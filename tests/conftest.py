@@ -1,15 +1,41 @@
 """Fixtures shared by several test files: network namespaces as hosts, either two on one veth link (a LAN
-with multicast) or several behind a router namespace, each host on its own veth link to the router."""
+with multicast) or several behind a router namespace, each host on its own veth link to the router; and the
+pool of pre-loaded programs that the test matches' peers are copied from (p2pfish/tools/peerpool.py), one for
+the whole run, started by the process that runs the workers and named to them (and to every `p2pfish match`
+they start) in the environment."""
 
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+
+from p2pfish.forkedpeer import can_fork
+from p2pfish.tools.peerpool import POOL_ENV, Pool
+
+PEER_POOL = pytest.StashKey[Pool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if "PYTEST_XDIST_WORKER" in os.environ or POOL_ENV in os.environ or not can_fork(allow_threads=True):
+        return
+    pool = Pool(Path(tempfile.mkdtemp(prefix="p2pfish-pool-")))
+    config.stash[PEER_POOL] = pool
+    os.environ[POOL_ENV] = str(pool.folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    pool = config.stash.get(PEER_POOL, None)
+    if pool is not None:
+        del os.environ[POOL_ENV]
+        pool.close()
+        shutil.rmtree(pool.folder, ignore_errors=True)
 
 ADDRESS_A, ADDRESS_B = "10.77.0.1", "10.77.0.2"
 VETH = "p2pf0"

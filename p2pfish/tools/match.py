@@ -31,6 +31,7 @@ from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit, transcript_setup
 from p2pfish.tools.cheats import Cheat
 from p2pfish.tools.events import OutputReader, text_field
+from p2pfish.tools.peerpool import PooledProcess, start_peer
 from p2pfish.tools.stranger import READY_MARK, Attack, StrangerProcess
 
 LOOPBACK = "127.0.0.1"
@@ -63,7 +64,7 @@ class PeerProcess:
     argv: list[str]
     log: Path
     env: dict[str, str]
-    process: subprocess.Popen[str] = field(init=False)
+    process: "subprocess.Popen[str] | PooledProcess" = field(init=False)
     output: OutputReader = field(init=False)
 
     def __post_init__(self) -> None:
@@ -75,9 +76,7 @@ class PeerProcess:
 
     def start(self) -> None:
         with self.log.open("a") as log:
-            self.process = subprocess.Popen(
-                self.command(), stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, text=True, env=self.env
-            )
+            self.process = start_peer(self.command(), index=self.seat, env=self.env, stdout_pipe=True, stderr=log)
         assert self.process.stdout is not None
         self.output = OutputReader(self.process.stdout)
 

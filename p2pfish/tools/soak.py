@@ -204,7 +204,7 @@ def play_crash(run: CrashRun, *, peer_timeout_s: float, timeout_s: float, resume
         run.victim_seat = int_field(started, "seat")
         strike_at_kill_point(victim, store, run.kill_at, deadline, log)
         run.step("killed", begun)
-        victim.process.communicate()
+        victim.process.wait()
         run.step("reaped", begun)
         run.kept = stored_messages(store)
         run.killed_at = len(run.kept)

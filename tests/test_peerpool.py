@@ -102,3 +102,18 @@ def test_what_the_pool_cannot_serve_starts_as_a_program(pool: Pool, tmp_path: Pa
                        stdout_pipe=True, stderr=sys.stderr)  # fmt: skip
     assert isinstance(other, subprocess.Popen)
     assert other.communicate(timeout=READY_S)[0] == "1\n"
+
+
+def test_a_copy_outlives_its_pool_program_and_is_still_followed(tmp_path: Path) -> None:
+    (tmp_path / "pool").mkdir()
+    alone = Pool(tmp_path / "pool", programs=1)
+    assert alone.wait_ready(READY_S)
+    process, _ = probe(alone.folder, tmp_path, "0", "wait")
+    assert isinstance(process, PooledProcess)
+    report(process)
+    assert alone.close()
+    assert process.poll() is None
+    with pytest.raises(subprocess.TimeoutExpired):
+        process.wait(0.05)
+    process.kill()
+    assert process.wait(READY_S) == 1  # its status went to the pool program, which is gone

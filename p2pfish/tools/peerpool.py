@@ -58,16 +58,25 @@ class PooledProcess:
         self._pidfd = pidfd
 
     def poll(self) -> int | None:
-        if self.returncode is None and select.select([self._link], [], [], 0)[0]:
-            self._collect()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.wait(0.0)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
+            deadline = None if timeout is None else time.monotonic() + timeout
             if not select.select([self._link], [], [], timeout)[0]:
                 raise subprocess.TimeoutExpired(f"peer process {self.pid}", timeout or 0.0)
-            self._collect()
-        assert self.returncode is not None
+            message = self._link.recv(64)
+            if message.startswith(b"exit "):
+                self.returncode = os.waitstatus_to_exitcode(int(message[5:]))
+            else:  # the pool program ended before its copy (the link reads empty from now on): follow the copy
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if not select.select([self._pidfd], [], [], left)[0]:
+                    raise subprocess.TimeoutExpired(f"peer process {self.pid}", timeout or 0.0)
+                self.returncode = 1  # its status went to its parent, the pool program, which is gone
+            self._link.close()
+            os.close(self._pidfd)
         return self.returncode
 
     def communicate(self, timeout: float | None = None) -> tuple[None, None]:
@@ -84,17 +93,6 @@ class PooledProcess:
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
-
-    def _collect(self) -> None:
-        """The exit status the pool program sent; if the program itself ended, the copy's end from its pidfd."""
-        message = self._link.recv(64)
-        if message.startswith(b"exit "):
-            self.returncode = os.waitstatus_to_exitcode(int(message[5:]))
-        else:
-            select.select([self._pidfd], [], [])
-            self.returncode = -signal.SIGKILL
-        self._link.close()
-        os.close(self._pidfd)
 
 
 def start_peer(

@@ -217,14 +217,4 @@ def strings_of(value: object) -> set[str]:
 
 def strings_in(wire: Json) -> set[str]:
     """Every string value in a wire form (not the keys of its objects)."""
-    found: set[str] = set()
-    pending = [wire]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, list):
-            pending.extend(item)
-        elif isinstance(item, dict):
-            pending.extend(item.values())
-    return found
+    return strings_of(wire)

@@ -12,19 +12,25 @@ from p2pfish.core.actions import Action, card_name
 from p2pfish.core.player import PlaysBy
 from p2pfish.games.kunayala import sampler
 from p2pfish.games.kunayala.disguise import FULL_STACKS, colour_chances
-from p2pfish.games.kunayala.greedy import GreedyKunaYala
+from p2pfish.games.kunayala.greedy import LEAD_WEIGHT, GreedyKunaYala
 from p2pfish.games.kunayala.reading import GIVEN_FISH, OWN_FISH, SHARKED, TableReading
 from p2pfish.games.kunayala.rules import (
     COLOUR_DECK,
+    CORAL,
+    DEFAULT_MIX,
     FISH,
     FISH_COLOURS,
     MAJORITY_BONUS,
+    OCTOPUS,
     SHARK,
+    Cell,
     PlaceOther,
     PlaceOwn,
     Tally,
     View,
     card,
+    coral_leader,
+    corals,
     school_view,
     scores,
     tally,
@@ -172,6 +178,37 @@ def test_a_playout_stops_after_a_turn_of_every_seat_judged_with_the_race() -> No
     colours = [str(world.known[s][card_name(COLOUR_DECK, s)]) for s in range(2)]
     tallies = [tally(school_view(school)) for school in state.schools]
     left = min(1.0, sum(state.stacks) / FULL_STACKS)
+    leader = coral_leader(state.schools)
     for seat, points in enumerate(scores(state.schools, colours)):
         race = sampler._race(tallies[seat], colours[seat], left)
-        assert judged[seat] == pytest.approx(points.total - points.majority + race)
+        lead = sampler._octopuses_to_come(state, tallies) if seat == leader else 0.0
+        assert judged[seat] == pytest.approx(points.total - points.majority + race + lead)
+
+
+def test_a_playout_credits_the_coral_leader_with_the_octopuses_still_to_come() -> None:
+    """At the horizon the seat with strictly the most corals is counted as getting the greedy bot's share of the
+    octopuses not seen yet (none on a tie, none with the stacks spent), as the greedy bot values a coral."""
+    view = some_view(0)
+    world = sampler.sample(view, random.Random(4))
+    state = world.state._replace(turns=view.turns + 2)
+    assert [corals(school) for school in state.schools] == [1, 1], "each seat starts with its coral"
+    tallies = [tally(school_view(school)) for school in state.schools]
+    seen = sum(t.octopuses for t in tallies) + sum(card(label).kind == OCTOPUS for label in state.discards)
+    seen += state.octopus is not None
+    left = sum(state.stacks)
+    to_come = LEAD_WEIGHT * (DEFAULT_MIX["octopuses"] - seen) * (left - max(state.stacks)) / left
+    assert sampler._octopuses_to_come(state, tallies) == pytest.approx(to_come) and to_come > 5.0
+    world.state = state
+    tied = sampler._horizon(view, world)
+    school = state.schools[1]
+    x = max(cell.x for cell in school) + 1
+    y = next(cell.y for cell in school if cell.x == x - 1)
+    more = (*school, Cell(x, y, (next(label for label in state.unseen if card(label).kind == CORAL),)))
+    world.state = state._replace(schools=(state.schools[0], more))
+    led = sampler._horizon(view, world)
+    assert tied is not None and led is not None
+    assert led[0] == pytest.approx(tied[0])
+    assert led[1] == pytest.approx(tied[1] + sampler._octopuses_to_come(world.state, tallies))
+    world.state = world.state._replace(stacks=(0,) * len(state.stacks))
+    spent = sampler._horizon(view, world)
+    assert spent is not None and sampler._octopuses_to_come(world.state, tallies) == 0.0

@@ -12,7 +12,9 @@ best by its values averaged the same way, not its best for the colour shown alon
 the colour shown and on public moves only, so the disguise's bound on what a turn shows holds as before.
 
 A playout stops after a turn of every seat and is judged by the scores then, the majority bonus counted as a race
-still run (`_race`).
+still run (`_race`), and the seat with strictly the most corals credited with its share of the octopuses still to
+come, as the greedy bot counts it (`_octopuses_to_come`): without it a playout saw a coral as worth nothing unless
+an octopus came up within the turn (and at 48 playouts a move the search won fewer games than at 24).
 """
 
 import itertools
@@ -28,11 +30,12 @@ from p2pfish.core.actions import Action, card_name
 from p2pfish.core.player import Player
 from p2pfish.core.wire import Scalar
 from p2pfish.games.kunayala.disguise import FULL_STACKS, colour_chances
-from p2pfish.games.kunayala.greedy import GreedyKunaYala
+from p2pfish.games.kunayala.greedy import LEAD_WEIGHT, GreedyKunaYala
 from p2pfish.games.kunayala.rules import (
     BONES,
     COLOUR_DECK,
     CORAL,
+    DEFAULT_MIX,
     FISH,
     FISH_COLOURS,
     MAJORITY_BONUS,
@@ -46,6 +49,7 @@ from p2pfish.games.kunayala.rules import (
     Tally,
     View,
     card,
+    coral_leader,
     deck_labels,
     school_view,
     score,
@@ -167,11 +171,24 @@ def _horizon(root: Any, world: World) -> tuple[float, ...] | None:
     colours = [str(world.known[s][card_name(COLOUR_DECK, s)]) for s in range(state.players)]
     tallies = [tally(school_view(school)) for school in state.schools]
     left = min(1.0, sum(state.stacks) / FULL_STACKS)
+    leader = coral_leader(state.schools)
     judged = []
     for seat, colour in enumerate(colours):
         points = score(tallies, seat, colour)
-        judged.append(points.total - points.majority + _race(tallies[seat], colour, left))
+        lead = _octopuses_to_come(state, tallies) if seat == leader else 0.0
+        judged.append(points.total - points.majority + _race(tallies[seat], colour, left) + lead)
     return tuple(judged)
+
+
+def _octopuses_to_come(state: State, tallies: Sequence[Tally]) -> float:
+    """What the greedy bot counts the seat with strictly the most corals as getting of the octopuses still to come
+    (greedy.py's LEAD_WEIGHT x the unseen octopuses x the share of the cards left outside the fullest stack)."""
+    seen = sum(t.octopuses for t in tallies) + sum(1 for label in state.discards if card(label).kind == OCTOPUS)
+    seen += state.octopus is not None
+    left = sum(state.stacks)
+    if not left:
+        return 0.0
+    return LEAD_WEIGHT * max(0, DEFAULT_MIX["octopuses"] - seen) * (left - max(state.stacks)) / left
 
 
 def _race(own: Tally, colour: str, left: float) -> float:

@@ -211,7 +211,11 @@ def _answer(listener: socket.socket, children: dict[int, socket.socket]) -> None
             pid = os.fork()
             if pid == 0:
                 _run_copy(fields, fds)
-            pidfd = os.pidfd_open(pid)  # it cannot be reaped before this: reaping is this loop's
+            try:
+                pidfd = os.pidfd_open(pid)  # it cannot be reaped before this: reaping is this loop's
+            except OSError:  # unseen, it would run beside the program the requester starts instead
+                os.kill(pid, signal.SIGKILL)
+                raise
         finally:
             for fd in fds:
                 os.close(fd)

@@ -220,8 +220,13 @@ def _answer(listener: socket.socket, children: dict[int, socket.socket]) -> None
             for fd in fds:
                 os.close(fd)
         children[pid] = link
-        socket.send_fds(link, [b"%d" % pid], [pidfd])
-        os.close(pidfd)
+        try:
+            socket.send_fds(link, [b"%d" % pid], [pidfd])
+        except OSError:  # the requester gave up waiting and starts a program instead: this copy must not run too
+            os.kill(pid, signal.SIGKILL)
+            raise
+        finally:
+            os.close(pidfd)
     except BaseException:
         if link not in children.values():
             link.close()

@@ -102,7 +102,7 @@ class BotSpawner:
         if not can_fork(allow_threads=allow_threads):
             return None
         mine, its = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        _flush_streams()
+        flush_streams()
         pid = os.fork()
         if pid == 0:  # the spawner: it never returns into the caller's frames
             _serve(its)
@@ -163,7 +163,7 @@ def _serve(link: socket.socket) -> None:
             os.dup2(null, fd)
         os.closerange(3, link.fileno())
         os.closerange(link.fileno() + 1, os.sysconf("SC_OPEN_MAX"))
-        _name_process("p2pfish-spawner")
+        name_process("p2pfish-spawner")
         signal.signal(signal.SIGCHLD, lambda *_: _reap())
         while True:
             request, fds, _, _ = socket.recv_fds(link, MAX_REQUEST, 1)
@@ -220,8 +220,8 @@ def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> 
         sys.stderr = open(2, "w", buffering=1, errors="backslashreplace", closefd=False)  # noqa: SIM115
         os.environ.clear()
         os.environ.update(env)
-        _name_process("p2pfish-bot")
-        _reseed_inherited_generators()
+        name_process("p2pfish-bot")
+        reseed_inherited_generators()
         from p2pfish.cli import main  # the player's commands (the launcher above it also routes the tools')
 
         code = main(argv)
@@ -232,11 +232,11 @@ def _run_bot(argv: list[str], env: dict[str, str], tether: int, log_fd: int) -> 
 
         traceback.print_exc()
     finally:
-        _flush_streams()
+        flush_streams()
         os._exit(code)
 
 
-def _reseed_inherited_generators() -> None:
+def reseed_inherited_generators() -> None:
     """Python reseeds `random` in a copy; libsecp256k1's blinding (coincurve) is reseeded here, so that no two
     bots share it. Every key and nonce comes from the system (os.urandom, libsodium, OpenSSL), never copied."""
     context = sys.modules.get("coincurve.context")
@@ -244,13 +244,13 @@ def _reseed_inherited_generators() -> None:
         context.GLOBAL_CONTEXT.reseed()
 
 
-def _name_process(name: str) -> None:
+def name_process(name: str) -> None:
     """The name top and `ps -o comm` show: a copy's command line stays its parent's."""
     with contextlib.suppress(OSError):
         Path("/proc/self/comm").write_text(name)
 
 
-def _flush_streams() -> None:
+def flush_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()

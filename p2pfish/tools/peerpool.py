@@ -35,6 +35,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from p2pfish.forkedpeer import flush_streams, name_process, reseed_inherited_generators
+
 POOL_ENV = "P2PFISH_PEER_POOL"
 SERVED_MODULES = ("p2pfish", "p2pfish.tools.peer", "p2pfish.tools.peerpool")
 PROGRAMS = 8
@@ -249,11 +251,8 @@ def _run_copy(fields: dict[str, Any], fds: list[int]) -> None:
         sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the process's own streams, for its whole life
         sys.stdout = _text_stream(1, "strict", unbuffered)
         sys.stderr = _text_stream(2, "backslashreplace", True)
-        with contextlib.suppress(OSError):
-            Path("/proc/self/comm").write_text("p2pfish-peer")
-        context = sys.modules.get("coincurve.context")
-        if context is not None:
-            context.GLOBAL_CONTEXT.reseed()
+        name_process("p2pfish-peer")
+        reseed_inherited_generators()
         sys.argv = [fields["module"], *fields["argv"]]
         runpy.run_module(fields["module"], run_name="__main__", alter_sys=True)
         code = 0
@@ -264,9 +263,7 @@ def _run_copy(fields: dict[str, Any], fds: list[int]) -> None:
 
         traceback.print_exc()
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                stream.flush()
+        flush_streams()
         os._exit(code)
 
 
@@ -333,10 +330,10 @@ def probe(exit_code: int, *, wait: bool = False) -> int:
 
 
 def main(argv: Sequence[str]) -> int:
-    if len(argv) == 3 and argv[0] == "serve":
+    if len(argv) == 3 and argv[0] == "serve" and argv[2].isdigit():
         serve(Path(argv[1]), int(argv[2]))
         return 0
-    if len(argv) in (2, 3) and argv[0] == "probe" and argv[2:] in ([], ["wait"]):
+    if len(argv) in (2, 3) and argv[0] == "probe" and argv[1].isdigit() and argv[2:] in ([], ["wait"]):
         return probe(int(argv[1]), wait=argv[2:] == ["wait"])
     print("usage: python -m p2pfish.tools.peerpool serve FOLDER INDEX | probe EXIT_CODE [wait]", file=sys.stderr)
     return 2

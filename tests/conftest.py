@@ -37,6 +37,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         pool.close()
         shutil.rmtree(pool.folder, ignore_errors=True)
 
+
 ADDRESS_A, ADDRESS_B = "10.77.0.1", "10.77.0.2"
 VETH = "p2pf0"
 STEP_TIMEOUT_S = 5.0

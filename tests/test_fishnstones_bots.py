@@ -2,7 +2,7 @@
 
 import random
 
-from p2pfish.games.fishnstones.greedy import GreedyFishNStones
+from p2pfish.games.fishnstones.greedy import GreedyFishNStones, stack_value
 from p2pfish.games.fishnstones.rules import BAIT, RULES, SPOT_BY_NAME, Bait, State, cat_purpose
 
 ROWS = ("fish fish fish", "fish water fish", "fish stone water")
@@ -48,3 +48,14 @@ def test_with_no_earlier_baiter_the_greedy_bot_still_builds_its_best_stack() -> 
     view = RULES.view(state, 0, known)
     action = GreedyFishNStones(random.Random(0)).choose(view, list(RULES.legal_actions(state, 0, known)))
     assert action == Bait(SPOT_BY_NAME["a3"], SPOT_BY_NAME["b3"])
+
+
+def test_a_covered_card_is_worth_what_the_tables_mix_makes_it() -> None:
+    """Under the default pond (18 fish, 9 stones, 9 water) a face-down card is worth +0.25 fish; a table whose
+    pond holds more stones than fish makes it a loss, and the greedy bot values a tall stack by that."""
+    state = round_three_after_north_baited()
+    stony = state._replace(options=RULES.new_game(2, {"pond": "fish:9,stone:18,water:9"}).options)
+    a3 = SPOT_BY_NAME["a3"]
+    worth = [stack_value(RULES.view(s, 0, {}), a3) for s in (state, stony)]
+    assert RULES.view(state, 0, {}).heights[a3] == 6
+    assert worth == [1.0 + 5 * 0.25, 1.0 - 5 * 0.25]

@@ -12,7 +12,7 @@ from p2pfish.core.actions import Action, card_name
 from p2pfish.core.player import PlaysBy
 from p2pfish.games.kunayala import sampler
 from p2pfish.games.kunayala.disguise import FULL_STACKS, colour_chances
-from p2pfish.games.kunayala.greedy import LEAD_WEIGHT, GreedyKunaYala
+from p2pfish.games.kunayala.greedy import LEAD_WEIGHT, GreedyKunaYala, Table
 from p2pfish.games.kunayala.reading import GIVEN_FISH, OWN_FISH, SHARKED, TableReading
 from p2pfish.games.kunayala.rules import (
     COLOUR_DECK,
@@ -24,6 +24,7 @@ from p2pfish.games.kunayala.rules import (
     OCTOPUS,
     SHARK,
     Cell,
+    Options,
     PlaceOther,
     PlaceOwn,
     Tally,
@@ -212,3 +213,22 @@ def test_a_playout_credits_the_coral_leader_with_the_octopuses_still_to_come() -
     world.state = world.state._replace(stacks=(0,) * len(state.stacks))
     spent = sampler._horizon(view, world)
     assert spent is not None and sampler._octopuses_to_come(world.state, tallies) == 0.0
+
+
+def test_the_octopuses_to_come_are_counted_from_the_tables_mix() -> None:
+    """A table with more or fewer octopuses (`--option octopuses=N`) has more or fewer to come: the greedy bot
+    and the playout's horizon count them from the table's options, not from the default mix."""
+    view = some_view(0)
+    state = sampler.sample(view, random.Random(4)).state
+    tallies = [tally(school_view(school)) for school in state.schools]
+
+    def to_come(octopuses: int) -> tuple[float, float]:
+        options = Options(octopuses=octopuses)
+        return (Table(view._replace(options=options)).lead,
+                sampler._octopuses_to_come(state._replace(options=options), tallies))  # fmt: skip
+
+    default = (Table(view).lead, sampler._octopuses_to_come(state, tallies))
+    assert to_come(DEFAULT_MIX["octopuses"]) == default and min(default) > 5.0
+    assert to_come(0) == (0.0, 0.0)
+    more = to_come(DEFAULT_MIX["octopuses"] + 10)
+    assert more[0] > default[0] and more[1] > default[1]

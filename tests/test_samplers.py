@@ -1,14 +1,18 @@
 """Each game's determinizer (games/<game>/sampler.py): a sampled world shows the seat exactly the view it was
-sampled from (a Kuna Yala seat's own colour aside) and offers it the same legal actions, and never copies another
-seat's secret."""
+sampled from (a Kuna Yala seat's own colour aside) and offers it the same legal actions, never copies another
+seat's secret, and deals the table's own mix of cards."""
 
 import random
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from p2pfish.games.fishfish.rules import BREDOUILLE, PRISE, View, peche_purpose
 from p2pfish.games.fishfish.sampler import sample
+from p2pfish.games.fishnstones.rules import ITEMS as FNS_ITEMS
+from p2pfish.games.kunayala.rules import deck_labels
 from p2pfish.games.registry import GAME_IDS, game_of, make_bot
 from p2pfish.selfplay import Step, play_game
 
@@ -80,3 +84,58 @@ def test_a_fish_draws_the_card_under_the_line_by_its_reading_of_the_fisherman() 
         assert drawn == [kind] * 20
     even = [sample(view, rng, prise_chance=0.5).known[view.fisherman][purpose] for _ in range(400)]
     assert 150 < even.count(PRISE) < 250
+
+
+def fishnstones_cards(state: Any) -> Counter[str]:
+    counts: Counter[str] = Counter(card for stack in state.pond for card in stack)
+    for bucket in (*state.buckets, state.pile):
+        counts.update({item: n for item, n in zip(FNS_ITEMS, bucket, strict=True)})
+    return +counts
+
+
+def kunayala_cards(state: Any) -> Counter[str]:
+    counts = Counter(card for school in state.schools for cell in school for card in cell.pile)
+    counts.update(label for label in (*state.unseen, *state.face_up, *state.discards, state.octopus) if label)
+    return counts
+
+
+TABLE_MIXES: dict[str, tuple[dict[str, str], Callable[[Any], Counter[str]], Callable[[Any], Counter[str]]]] = {
+    "fishnstones": (
+        {"pond": "fish:10,stone:17,water:9"},
+        lambda options: Counter(dict(zip(FNS_ITEMS, options.mix, strict=True))),
+        fishnstones_cards,
+    ),
+    "kunayala": (
+        {"octopuses": "3", "sharks": "12", "singles": "2", "coral": "26"},
+        lambda options: Counter(deck_labels(options)),
+        kunayala_cards,
+    ),
+}
+
+
+@pytest.mark.parametrize("game_id", list(TABLE_MIXES))
+def test_a_sampled_world_holds_the_tables_own_mix_not_the_default(game_id: str) -> None:
+    """A table that changed the mix (`--option`): every sampled world deals exactly that mix's cards."""
+    raw, mix_of, cards_of = TABLE_MIXES[game_id]
+    game = game_of(game_id)
+    rules, sampler = game.rules, game.sampler()
+    rng = random.Random(game_id)
+    checked = 0
+
+    def check(step: Step) -> None:
+        nonlocal checked
+        state = step.after
+        if rules.outcome(state) is not None or rules.chance(state) is not None:
+            return
+        seat = rules.to_act(state)[0]
+        view = rules.view(state, seat, step.known[seat])
+        assert view.options == state.options != type(state.options)()
+        draw = sampler.sample if sampler.prepare is None else sampler.prepare(view, bots[seat])
+        world = draw(view, rng)
+        assert world.state.options == state.options
+        assert cards_of(world.state) == cards_of(state) == mix_of(state.options)
+        checked += 1
+
+    bots = [make_bot("greedy", game_id, random.Random(seat)) for seat in range(3)]
+    play_game(rules, 3, raw, bots, rng, on_step=check)
+    assert checked > 20

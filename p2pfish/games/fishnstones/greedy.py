@@ -1,9 +1,9 @@
 """A greedy Fish'n'Stones bot: values each stack by what it can see and always grabs the best.
 
-A stack is worth its top card plus the expected worth of each covered card. It values each column by the
-best stack it could make there with one bait and draws its secret cat column from a capped softmax of those
-values (bots/mixed.py: no column likelier than 1/3 + SPY_MARGIN, so a spy who computes the same values gains
-little), baits to build its best stack, and fishes the best stack.
+A stack is worth its top card plus the expected worth of each covered card (by the table's mix). It values
+each column by the best stack it could make there with one bait and draws its secret cat column from a capped
+softmax of those values (bots/mixed.py: no column likelier than 1/3 + SPY_MARGIN, so a spy who computes the same
+values gains little), baits to build its best stack, and fishes the best stack.
 """
 
 import random
@@ -13,7 +13,6 @@ from typing import Any, Final
 from p2pfish.bots.mixed import draw_secret
 from p2pfish.core.actions import Action
 from p2pfish.games.fishnstones.rules import (
-    DEFAULT_MIX,
     FISH,
     NEIGHBOURS,
     STONE,
@@ -26,7 +25,6 @@ from p2pfish.games.fishnstones.rules import (
 )
 
 CARD_VALUE = {FISH: 1.0, STONE: -1.0}
-COVERED_CARD_VALUE = (DEFAULT_MIX[FISH] - DEFAULT_MIX[STONE]) / sum(DEFAULT_MIX.values())
 CAST_TEMPERATURE: Final = 1.0
 """The softmax temperature of the cat column, in fish."""
 
@@ -35,7 +33,13 @@ def stack_value(view: View, spot: int) -> float:
     top = view.tops[spot]
     if top is None:
         return 0.0
-    return CARD_VALUE.get(top, 0.0) + (view.heights[spot] - 1) * COVERED_CARD_VALUE
+    return CARD_VALUE.get(top, 0.0) + (view.heights[spot] - 1) * covered_card_value(view.options.mix)
+
+
+def covered_card_value(mix: tuple[int, int, int]) -> float:
+    """What a face-down card is worth on average: (fish - stones) / cards of the mix."""
+    fish, stones, water = mix
+    return (fish - stones) / (fish + stones + water)
 
 
 def column_prospect(view: View, cast: Action) -> float:

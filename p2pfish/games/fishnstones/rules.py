@@ -234,6 +234,9 @@ class View(NamedTuple):
     round_buckets: tuple[tuple[Bucket, ...], ...] = ()
     """Every bucket at the end of each round, only once the game is over (the end screen's recap; not in
     the wire form, which the golden games pin)."""
+    options: Options = Options()
+    """The table's options, public from the lobby on (the bots count the unseen cards from its mix; not in the
+    wire form either)."""
 
     def column(self, seat: int, column: int) -> tuple[int, ...]:
         return column_spots(self.players, seat, column)
@@ -459,6 +462,7 @@ class FishNStones(Rules):
             bucket_sizes=tuple(sum(b) for b in state.buckets),
             buckets=state.buckets if over else None,
             round_buckets=state.round_buckets if over else (),
+            options=state.options,
         )
 
     def outcome(self, state: State) -> Outcome | None:

@@ -1,7 +1,7 @@
 """Fish'n'Stones determinizer for the search bot: a full state consistent with one seat's view.
 
 What the seat does not see is drawn at random: the cards under each stack's top, the other buckets (of their
-known sizes), the pile's mix (of its known size) — all from the cards not in sight (the default mix less the
+known sizes), the pile's mix (of its known size) — all from the cards not in sight (the table's mix less the
 tops and the seat's own bucket) — and each other seat's committed but unrevealed cat, among the columns that
 hold every bait that seat made this round.
 """
@@ -14,10 +14,8 @@ from p2pfish.core.wire import Scalar
 from p2pfish.games.fishnstones.rules import (
     BAIT,
     CAST,
-    DEFAULT_MIX,
     FISHING,
     ITEMS,
-    Options,
     State,
     View,
     cat_purpose,
@@ -27,7 +25,7 @@ from p2pfish.games.fishnstones.rules import (
 
 def sample(view: Any, rng: random.Random) -> World:
     assert isinstance(view, View)
-    unseen = dict(DEFAULT_MIX)
+    unseen = dict(zip(ITEMS, view.options.mix, strict=True))
     for top in view.tops:
         if top is not None:
             unseen[top] = max(0, unseen[top] - 1)
@@ -38,8 +36,8 @@ def sample(view: Any, rng: random.Random) -> World:
     covered = sum(max(0, h - 1) for h in view.heights)
     others = [s for s in range(view.players) if s != view.seat]
     wanted = covered + sum(view.bucket_sizes[s] for s in others) + view.pile_left
-    while len(pool) < wanted:  # a game option changed the mix: pad with the default's odds
-        pool.append(rng.choice([item for item in ITEMS for _ in range(DEFAULT_MIX[item])]))
+    while len(pool) < wanted:  # never with a mix of the whole pile; kept so that no view can stop the search
+        pool.append(rng.choices(ITEMS, weights=view.options.mix)[0])
     cards = iter(pool)
     pond = tuple(
         () if top is None else (*(next(cards) for _ in range(height - 1)), top)
@@ -62,7 +60,7 @@ def sample(view: Any, rng: random.Random) -> World:
     turn = (view.to_act[0] - view.start) % view.players if view.phase in (BAIT, FISHING) and view.to_act else 0
     state = State(
         players=view.players,
-        options=Options(),
+        options=view.options,
         phase=view.phase,
         round=view.round,
         start=view.start,

@@ -28,7 +28,6 @@ from p2pfish.games.kunayala.rules import (
     BONES_CARD,
     CORAL,
     CURSE_RUN,
-    DEFAULT_MIX,
     FISH,
     FISH_COLOURS,
     MAJORITY_BONUS,
@@ -211,7 +210,7 @@ class Table:
         seen = sum(octopuses) + sum(1 for label in view.discards if card(label).kind == OCTOPUS)
         seen += view.octopus is not None
         left = sum(view.stacks)
-        to_come = max(0, DEFAULT_MIX["octopuses"] - seen) * (left - max(view.stacks)) / left if left else 0.0
+        to_come = max(0, view.options.octopuses - seen) * (left - max(view.stacks)) / left if left else 0.0
         self.lead = LEAD_WEIGHT * to_come
         self.octopuses = octopuses
         self.majorities = [self._majorities(seat, row) for seat, row in enumerate(self.counts)]

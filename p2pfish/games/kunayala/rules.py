@@ -718,6 +718,9 @@ class View(NamedTuple):
     my_colour: str | None
     colours: tuple[str | None, ...]
     """Colour tiles revealed so far (all of them once the game is over)."""
+    options: Options = Options()
+    """The table's options, public from the lobby on (the bots count the unseen cards from its mix; not in the
+    wire form, which the golden games pin)."""
 
     def to_wire(self) -> dict[str, Json]:
         return {
@@ -1044,6 +1047,7 @@ class KunaYala(Rules):
             discards=state.discards,
             my_colour=None if colour is None else str(colour),
             colours=state.colours,
+            options=state.options,
         )
 
     def outcome(self, state: State) -> Outcome | None:

@@ -35,7 +35,6 @@ from p2pfish.games.kunayala.rules import (
     BONES,
     COLOUR_DECK,
     CORAL,
-    DEFAULT_MIX,
     FISH,
     FISH_COLOURS,
     MAJORITY_BONUS,
@@ -44,7 +43,6 @@ from p2pfish.games.kunayala.rules import (
     PLACE_OCTOPUS,
     SHARK,
     Cell,
-    Options,
     State,
     Tally,
     View,
@@ -72,7 +70,7 @@ def sample(view: Any, rng: random.Random, reading: list[dict[str, float]] | None
         visible[view.octopus] += 1
     visible.update(cell.top for school in view.schools for cell in school if cell.top != BONES)
     hidden: dict[str, list[str]] = {}
-    for label in deck_labels(Options()):
+    for label in deck_labels(view.options):
         if visible[label] > 0:
             visible[label] -= 1
         else:
@@ -102,7 +100,7 @@ def sample(view: Any, rng: random.Random, reading: list[dict[str, float]] | None
     empty = tuple(slot for slot, label in enumerate(view.face_up) if label is None)
     state = State(
         players=view.players,
-        options=Options(),
+        options=view.options,
         phase=view.phase,
         dealt=view.players,
         start=view.start,
@@ -188,7 +186,7 @@ def _octopuses_to_come(state: State, tallies: Sequence[Tally]) -> float:
     left = sum(state.stacks)
     if not left:
         return 0.0
-    return LEAD_WEIGHT * max(0, DEFAULT_MIX["octopuses"] - seen) * (left - max(state.stacks)) / left
+    return LEAD_WEIGHT * max(0, state.options.octopuses - seen) * (left - max(state.stacks)) / left
 
 
 def _race(own: Tally, colour: str, left: float) -> float:

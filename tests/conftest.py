@@ -4,7 +4,6 @@ pool of pre-loaded programs that the test matches' peers are copied from (p2pfis
 the whole run, started by the process that runs the workers and named to them (and to every `p2pfish match`
 they start) in the environment."""
 
-import gc
 import os
 import shutil
 import subprocess
@@ -31,18 +30,6 @@ def pytest_configure(config: pytest.Config) -> None:
     pool = Pool(Path(tempfile.mkdtemp(prefix="p2pfish-pool-")))
     config.stash[PEER_POOL] = pool
     os.environ[POOL_ENV] = str(pool.folder)
-
-
-GC_THRESHOLDS = (50_000, 20, 20)
-"""The test processes' cyclic collector runs this much less often than Python's default (700, 10, 10), which
-took 12 % of the in-process tests' processor time: they allocate much and leave few cycles."""
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """What collection loaded (modules, tests, fixtures) lives to the end: the collector leaves it alone."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

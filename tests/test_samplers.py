@@ -4,7 +4,7 @@ seat's secret, and deals the table's own mix of cards."""
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -16,16 +16,17 @@ from p2pfish.games.kunayala.rules import deck_labels
 from p2pfish.games.registry import GAME_IDS, game_of, make_bot
 from p2pfish.selfplay import Step, play_game
 
+Check = Callable[[Any, int, Mapping[str, Any], list[Any], Callable[[Any, random.Random], Any]], None]
+"""Told the state, a seat to act, what it knows, its legal actions and its determinizer there."""
 
-@pytest.mark.parametrize("players", [2, 3])
-@pytest.mark.parametrize("game_id", list(GAME_IDS))
-def test_a_sampled_world_shows_the_seat_its_own_view(game_id: str, players: int) -> None:
+
+def at_each_decision(game_id: str, players: int, options: dict[str, str], rng: random.Random, check: Check) -> int:
+    """Plays a game of greedy bots, calling `check` at each decision of each seat before the end; how many."""
     game = game_of(game_id)
     rules, sampler = game.rules, game.sampler()
-    rng = random.Random(f"{game_id}/{players}")
     checked = 0
 
-    def check(step: Step) -> None:
+    def step_check(step: Step) -> None:
         nonlocal checked
         state = step.after
         if rules.outcome(state) is not None or rules.chance(state) is not None:
@@ -33,21 +34,33 @@ def test_a_sampled_world_shows_the_seat_its_own_view(game_id: str, players: int)
         for seat in rules.to_act(state):
             known = step.known[seat]
             legal = list(rules.legal_actions(state, seat, known))
-            if not legal:
-                continue
-            view = rules.view(state, seat, known)
-            draw = sampler.sample if sampler.prepare is None else sampler.prepare(view, bots[seat])
-            for _ in range(3):
-                world = draw(view, rng)
-                shown = rules.view(world.state, seat, world.known[seat])
-                assert shown == same_but_the_own_colour(view, shown)
-                if len(legal) > 1:  # a forced move is never searched (a King Fish bait keeps no real position)
-                    assert list(rules.legal_actions(world.state, seat, world.known[seat])) == legal
+            if legal:
+                view = rules.view(state, seat, known)
+                draw = sampler.sample if sampler.prepare is None else sampler.prepare(view, bots[seat])
+                check(state, seat, known, legal, draw)
                 checked += 1
 
     bots = [make_bot("greedy", game_id, random.Random(seat)) for seat in range(players)]
-    play_game(rules, players, {}, bots, rng, on_step=check)
-    assert checked > 20
+    play_game(rules, players, options, bots, rng, on_step=step_check)
+    return checked
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("game_id", list(GAME_IDS))
+def test_a_sampled_world_shows_the_seat_its_own_view(game_id: str, players: int) -> None:
+    rules = game_of(game_id).rules
+    rng = random.Random(f"{game_id}/{players}")
+
+    def check(state: Any, seat: int, known: Mapping[str, Any], legal: list[Any], draw: Any) -> None:
+        view = rules.view(state, seat, known)
+        for _ in range(3):
+            world = draw(view, rng)
+            shown = rules.view(world.state, seat, world.known[seat])
+            assert shown == same_but_the_own_colour(view, shown)
+            if len(legal) > 1:  # a forced move is never searched (a King Fish bait keeps no real position)
+                assert list(rules.legal_actions(world.state, seat, world.known[seat])) == legal
+
+    assert at_each_decision(game_id, players, {}, rng, check) > 7
 
 
 def same_but_the_own_colour(view: Any, shown: Any) -> Any:
@@ -117,25 +130,14 @@ TABLE_MIXES: dict[str, tuple[dict[str, str], Callable[[Any], Counter[str]], Call
 def test_a_sampled_world_holds_the_tables_own_mix_not_the_default(game_id: str) -> None:
     """A table that changed the mix (`--option`): every sampled world deals exactly that mix's cards."""
     raw, mix_of, cards_of = TABLE_MIXES[game_id]
-    game = game_of(game_id)
-    rules, sampler = game.rules, game.sampler()
+    rules = game_of(game_id).rules
     rng = random.Random(game_id)
-    checked = 0
 
-    def check(step: Step) -> None:
-        nonlocal checked
-        state = step.after
-        if rules.outcome(state) is not None or rules.chance(state) is not None:
-            return
-        seat = rules.to_act(state)[0]
-        view = rules.view(state, seat, step.known[seat])
+    def check(state: Any, seat: int, known: Mapping[str, Any], legal: list[Any], draw: Any) -> None:
+        view = rules.view(state, seat, known)
         assert view.options == state.options != type(state.options)()
-        draw = sampler.sample if sampler.prepare is None else sampler.prepare(view, bots[seat])
         world = draw(view, rng)
         assert world.state.options == state.options
         assert cards_of(world.state) == cards_of(state) == mix_of(state.options)
-        checked += 1
 
-    bots = [make_bot("greedy", game_id, random.Random(seat)) for seat in range(3)]
-    play_game(rules, 3, raw, bots, rng, on_step=check)
-    assert checked > 20
+    assert at_each_decision(game_id, 3, raw, rng, check) > 20

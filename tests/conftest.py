@@ -24,7 +24,7 @@ PEER_POOL = pytest.StashKey[Pool]()
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.option.collectonly or "PYTEST_XDIST_WORKER" in os.environ or POOL_ENV in os.environ:
-        return
+        return  # a collect-only pass plays nothing; a worker uses its controller's pool
     if not can_fork(allow_threads=True):
         return
     pool = Pool(Path(tempfile.mkdtemp(prefix="p2pfish-pool-")))

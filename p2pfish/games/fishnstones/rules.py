@@ -235,8 +235,8 @@ class View(NamedTuple):
     """Every bucket at the end of each round, only once the game is over (the end screen's recap; not in
     the wire form, which the golden games pin)."""
     options: Options = Options()
-    """The table's options, public from the lobby on (the bots count the unseen cards from its mix; not in the
-    wire form either)."""
+    """The table's options, public from the lobby on: the bots count the unseen cards from its mix (not in
+    to_wire either; an engine's view shows it)."""
 
     def column(self, seat: int, column: int) -> tuple[int, ...]:
         return column_spots(self.players, seat, column)

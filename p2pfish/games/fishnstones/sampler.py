@@ -36,7 +36,7 @@ def sample(view: Any, rng: random.Random) -> World:
     covered = sum(max(0, h - 1) for h in view.heights)
     others = [s for s in range(view.players) if s != view.seat]
     wanted = covered + sum(view.bucket_sizes[s] for s in others) + view.pile_left
-    while len(pool) < wanted:  # never with a mix of the whole pile; kept so that no view can stop the search
+    while len(pool) < wanted:  # unreachable while a mix is the whole deck: no view may stop the search
         pool.append(rng.choices(ITEMS, weights=view.options.mix)[0])
     cards = iter(pool)
     pond = tuple(

@@ -719,8 +719,8 @@ class View(NamedTuple):
     colours: tuple[str | None, ...]
     """Colour tiles revealed so far (all of them once the game is over)."""
     options: Options = Options()
-    """The table's options, public from the lobby on (the bots count the unseen cards from its mix; not in the
-    wire form, which the golden games pin)."""
+    """The table's options, public from the lobby on: the bots count the unseen cards from its mix (not in
+    to_wire, which the golden games pin; an engine's view shows it)."""
 
     def to_wire(self) -> dict[str, Json]:
         return {

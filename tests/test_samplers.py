@@ -4,7 +4,7 @@ seat's secret, and deals the table's own mix of cards."""
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,8 +16,8 @@ from p2pfish.games.kunayala.rules import deck_labels
 from p2pfish.games.registry import GAME_IDS, game_of, make_bot
 from p2pfish.selfplay import Step, play_game
 
-Check = Callable[[Any, int, Mapping[str, Any], list[Any], Callable[[Any, random.Random], Any]], None]
-"""Told the state, a seat to act, what it knows, its legal actions and its determinizer there."""
+Check = Callable[[Any, int, Any, list[Any], Callable[[Any, random.Random], Any]], None]
+"""Told the state, a seat to act, its view, its legal actions and its determinizer there."""
 
 
 def at_each_decision(game_id: str, players: int, options: dict[str, str], rng: random.Random, check: Check) -> int:
@@ -37,7 +37,7 @@ def at_each_decision(game_id: str, players: int, options: dict[str, str], rng: r
             if legal:
                 view = rules.view(state, seat, known)
                 draw = sampler.sample if sampler.prepare is None else sampler.prepare(view, bots[seat])
-                check(state, seat, known, legal, draw)
+                check(state, seat, view, legal, draw)
                 checked += 1
 
     bots = [make_bot("greedy", game_id, random.Random(seat)) for seat in range(players)]
@@ -51,8 +51,7 @@ def test_a_sampled_world_shows_the_seat_its_own_view(game_id: str, players: int)
     rules = game_of(game_id).rules
     rng = random.Random(f"{game_id}/{players}")
 
-    def check(state: Any, seat: int, known: Mapping[str, Any], legal: list[Any], draw: Any) -> None:
-        view = rules.view(state, seat, known)
+    def check(state: Any, seat: int, view: Any, legal: list[Any], draw: Any) -> None:
         for _ in range(3):
             world = draw(view, rng)
             shown = rules.view(world.state, seat, world.known[seat])
@@ -130,11 +129,9 @@ TABLE_MIXES: dict[str, tuple[dict[str, str], Callable[[Any], Counter[str]], Call
 def test_a_sampled_world_holds_the_tables_own_mix_not_the_default(game_id: str) -> None:
     """A table that changed the mix (`--option`): every sampled world deals exactly that mix's cards."""
     raw, mix_of, cards_of = TABLE_MIXES[game_id]
-    rules = game_of(game_id).rules
     rng = random.Random(game_id)
 
-    def check(state: Any, seat: int, known: Mapping[str, Any], legal: list[Any], draw: Any) -> None:
-        view = rules.view(state, seat, known)
+    def check(state: Any, seat: int, view: Any, legal: list[Any], draw: Any) -> None:
         assert view.options == state.options != type(state.options)()
         world = draw(view, rng)
         assert world.state.options == state.options

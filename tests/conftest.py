@@ -2,7 +2,9 @@
 with multicast) or several behind a router namespace, each host on its own veth link to the router; and the
 pool of pre-loaded programs that the test matches' peers are copied from (p2pfish/tools/peerpool.py), one for
 the whole run, started by the process that runs the workers and named to them (and to every `p2pfish match`
-they start) in the environment."""
+they start) in the environment; and one scratch folder for the whole run, where every temporary file of the run goes
+(match transcripts, watched games, stranger logs: a run left 33 of them in the system's temporary folder),
+removed at the end. pytest's own tmp_path folders stay where pytest keeps them, its last three runs' included."""
 
 import os
 import shutil
@@ -20,16 +22,33 @@ from p2pfish.forkedpeer import can_fork
 from p2pfish.tools.peerpool import POOL_ENV, Pool
 
 PEER_POOL = pytest.StashKey[Pool]()
+SCRATCH = pytest.StashKey[tuple[Path, dict[str, str | None], str | None]]()
+"""The run's scratch folder, the environment variables set for it (with their values before), and
+tempfile.tempdir before."""
+SCRATCH_ENV = ("TMPDIR", "PYTEST_DEBUG_TEMPROOT")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.option.collectonly or "PYTEST_XDIST_WORKER" in os.environ or POOL_ENV in os.environ:
-        return  # a collect-only pass plays nothing; a worker uses its controller's pool
+        return  # a collect-only pass plays nothing; a worker uses its controller's pool and scratch folder
+    use_scratch(config)
     if not can_fork(allow_threads=True):
         return
     pool = Pool(Path(tempfile.mkdtemp(prefix="p2pfish-pool-")))
     config.stash[PEER_POOL] = pool
     os.environ[POOL_ENV] = str(pool.folder)
+
+
+def use_scratch(config: pytest.Config) -> None:
+    """Send the run's temporary files (this process's, the workers' and every process they start) to a folder of
+    its own; pytest's tmp_path folders stay under the system's temporary folder (PYTEST_DEBUG_TEMPROOT)."""
+    system = tempfile.gettempdir()
+    scratch = Path(tempfile.mkdtemp(prefix="p2pfish-tests-"))
+    before = {name: os.environ.get(name) for name in SCRATCH_ENV}
+    config.stash[SCRATCH] = (scratch, before, tempfile.tempdir)
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = before["PYTEST_DEBUG_TEMPROOT"] or system
+    os.environ["TMPDIR"] = str(scratch)
+    tempfile.tempdir = str(scratch)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -38,6 +57,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         del os.environ[POOL_ENV]
         pool.close()
         shutil.rmtree(pool.folder, ignore_errors=True)
+    scratch = config.stash.get(SCRATCH, None)
+    if scratch is not None:
+        folder, before, tempdir = scratch
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        tempfile.tempdir = tempdir
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 ADDRESS_A, ADDRESS_B = "10.77.0.1", "10.77.0.2"

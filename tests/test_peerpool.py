@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -117,3 +118,16 @@ def test_a_copy_outlives_its_pool_program_and_is_still_followed(tmp_path: Path) 
         process.wait(0.05)
     process.kill()
     assert process.wait(READY_S) == 1  # its status went to the pool program, which is gone
+
+
+def test_the_runs_temporary_files_go_to_its_own_scratch_folder_and_tmp_path_stays_out_of_it(tmp_path: Path) -> None:
+    """conftest.py: every temporary file of the run, in this process and in the programs it starts, goes to one
+    folder, removed at the end (a run once left 33 transcripts and logs behind)."""
+    scratch = Path(tempfile.gettempdir())
+    assert scratch.name.startswith("p2pfish-tests-")
+    started = subprocess.run(
+        [sys.executable, "-c", "import tempfile; print(tempfile.gettempdir())"],
+        capture_output=True, text=True, timeout=READY_S, check=True,
+    )  # fmt: skip
+    assert Path(started.stdout.strip()) == scratch
+    assert scratch not in tmp_path.parents

@@ -16,6 +16,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return tools_main(words)
     without_tls()
+    without_libcrypto()
     from p2pfish.cli import main as player_main
 
     return player_main(words)
@@ -27,6 +28,15 @@ def without_tls() -> None:
     a peer uses, does without it when its import fails; a process that imported it already keeps it."""
     if "ssl" not in sys.modules:
         sys.modules["ssl"] = None  # type: ignore[assignment]  # `import ssl` now raises ImportError
+
+
+def without_libcrypto() -> None:
+    """Keep OpenSSL's libcrypto out of a player's process (3.3 MB resident): hashlib and hmac load it through
+    `_hashlib`, but Python's own SHA-256 and HMAC do what p2pfish hashes, and libsodium signs and stretches the join
+    code (crypto/ed25519.py, crypto/kdf.py). hashlib and hmac fall back to Python's own when its import fails; a
+    process that imported it already keeps it."""
+    if "_hashlib" not in sys.modules:
+        sys.modules["_hashlib"] = None  # type: ignore[assignment]  # `import _hashlib` now raises ImportError
 
 
 def run() -> NoReturn:

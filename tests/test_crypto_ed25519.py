@@ -1,5 +1,5 @@
-"""Ed25519 through hashlib's libcrypto gives `cryptography`'s keys, signatures, checks and key files, byte for byte;
-and the `cryptography` fallback (no shared libcrypto) gives the same."""
+"""Ed25519 through libsodium gives `cryptography`'s keys, signatures, checks and key files, byte for byte; and so do
+the fallbacks, hashlib's libcrypto (no libsodium) and `cryptography` itself (no shared libcrypto either)."""
 
 import pytest
 from cryptography.hazmat.primitives import serialization
@@ -7,7 +7,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pfish.crypto import ed25519
+from p2pfish.crypto import ed25519, sodium
 from p2pfish.crypto.identity import Identity, _pkcs8_seed, verify
 
 
@@ -16,8 +16,8 @@ def _reference(seed: bytes) -> tuple[Ed25519PrivateKey, bytes]:
     return key, key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
-def test_this_python_signs_through_libcrypto() -> None:
-    assert ed25519.backend() == "libcrypto"
+def test_this_python_signs_through_libsodium() -> None:
+    assert ed25519.backend() == "libsodium"
 
 
 @settings(max_examples=60, deadline=None)
@@ -27,6 +27,9 @@ def test_keys_signatures_and_key_files_match_cryptography(seed: bytes, message: 
     mine = Identity.from_seed(seed)
     assert mine.public_bytes == public
     assert mine.sign(message) == reference.sign(message)
+    for through in ed25519.SIGNERS:
+        key = ed25519.PrivateKey(seed, through)
+        assert (key.through, key.public_bytes, key.sign(message)) == (through, public, reference.sign(message))
     assert verify(public, message, reference.sign(message))
     pem = reference.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -46,22 +49,31 @@ def test_a_changed_byte_fails_both_checks_alike(seed: bytes, message: bytes, at:
     assert not verify(key, message, signature)
 
 
-def test_the_cryptography_fallback_signs_and_checks_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("no_sodium", "no_libcrypto", "expected"), [
+    (True, False, "libcrypto"), (True, True, "cryptography"),
+])  # fmt: skip
+def test_without_libsodium_a_fallback_signs_and_checks_the_same(
+    monkeypatch: pytest.MonkeyPatch, no_sodium: bool, no_libcrypto: bool, expected: str
+) -> None:
     seed, message = bytes(range(32)), b"seat 3 draws"
-    through_libcrypto = Identity.from_seed(seed)
-    monkeypatch.setattr(ed25519, "_OPENSSL", None)
-    assert ed25519.backend() == "cryptography"
-    through_cryptography = Identity.from_seed(seed)
-    assert through_cryptography.public_bytes == through_libcrypto.public_bytes
-    signature = through_cryptography.sign(message)
-    assert signature == through_libcrypto.sign(message)
-    assert verify(through_libcrypto.public_bytes, message, signature)
-    assert not verify(through_libcrypto.public_bytes, message + b"!", signature)
+    through_libsodium = Identity.from_seed(seed)
+    if no_sodium:
+        monkeypatch.setattr(sodium, "signer", lambda: None)
+    if no_libcrypto:
+        monkeypatch.setattr(ed25519, "_openssl", lambda: None)
+    assert ed25519.backend() == expected
+    through_fallback = Identity.from_seed(seed)
+    assert through_fallback.public_bytes == through_libsodium.public_bytes
+    signature = through_fallback.sign(message)
+    assert signature == through_libsodium.sign(message)
+    assert verify(through_libsodium.public_bytes, message, signature)
+    assert not verify(through_libsodium.public_bytes, message + b"!", signature)
 
 
-def test_the_cache_of_parsed_keys_stays_bounded() -> None:
+def test_the_cache_of_libcryptos_parsed_keys_stays_bounded() -> None:
+    openssl = ed25519._openssl()
+    assert openssl is not None
     signers = [Identity.from_seed(bytes([n % 256, n // 256]) * 16) for n in range(ed25519._CACHED_KEYS + 5)]
     for signer in signers:
-        assert verify(signer.public_bytes, b"m", signer.sign(b"m"))
-    assert ed25519._OPENSSL is not None
-    assert len(ed25519._OPENSSL._keys) <= ed25519._CACHED_KEYS
+        assert openssl.check(signer.public_bytes, b"m", signer.sign(b"m"))
+    assert len(openssl._keys) <= ed25519._CACHED_KEYS

@@ -1,16 +1,17 @@
 """Ed25519 (RFC 8032) signing and verification, from libraries every peer has already loaded.
 
-Signing: the OpenSSL that Python's hashlib links (its `_hashlib` module), through ctypes; OpenSSL (1.1.1 and
-later) signs Ed25519 through its EVP interface. That spares a peer the `cryptography` package (9 MB resident: its
-Rust module with a second, static OpenSSL). Where the libcrypto symbols cannot be found (a Python built without a
-shared OpenSSL), `cryptography` does the work. Signatures are deterministic: the same bytes either way.
+Signing: libsodium (pyzmq's copy, which every peer loads for CURVE; sodium.py), else the OpenSSL that Python's hashlib
+links (its `_hashlib` module) through its EVP interface, else `cryptography` (9 MB resident: its Rust module with a
+second, static OpenSSL). Signatures are deterministic: the same bytes from each. A player's process keeps OpenSSL's
+libcrypto out altogether (launcher.py): 3.3 MB resident that it no longer needs.
 
 Verification: p2pfish's one rule (protocol/CRYPTO.md §2), the same on every peer whatever its libraries: the byte
 checks of ed25519_rule.py, then the equation, from the fastest library that shows it applies the rule
-(ed25519_agreement.py): libsodium (pyzmq's copy), else this OpenSSL, else `cryptography`, else plain Python.
+(ed25519_agreement.py): libsodium (pyzmq's copy), else OpenSSL, else `cryptography`, else plain Python.
 """
 
 import ctypes
+import functools
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -86,29 +87,44 @@ class _OpenSsl:
         return valid
 
 
-class PrivateKey:
-    """An Ed25519 private key made from its 32-byte seed; signs deterministically (RFC 8032)."""
+SIGNERS = ("libsodium", "libcrypto", "cryptography")
 
-    def __init__(self, seed: bytes) -> None:
-        self._openssl = _OPENSSL
+
+class PrivateKey:
+    """An Ed25519 private key made from its 32-byte seed; signs deterministically (RFC 8032), through `through` (one
+    of SIGNERS; by default the first this process has)."""
+
+    def __init__(self, seed: bytes, through: str | None = None) -> None:
+        self._openssl: _OpenSsl | None = None
         self._key: Any = None
         if len(seed) != SEED_BYTES:
             raise ValueError(f"an Ed25519 seed is {SEED_BYTES} bytes, not {len(seed)}")
         self.seed = seed
-        if self._openssl is None:
-            self._key = _fallback_private(seed)
-            self.public_bytes = _fallback_public_bytes(self._key)
+        self.through = through or backend()
+        sodium_signer = sodium.signer()
+        if self.through == "libsodium" and sodium_signer is not None:
+            self._sodium = sodium_signer
+            self.public_bytes, self._key = sodium_signer.keys(seed)
             return
-        self._key = self._openssl.new_private(_ED25519, None, seed, len(seed))
-        if not self._key:
-            raise ValueError("OpenSSL refused an Ed25519 seed")
-        public = ctypes.create_string_buffer(PUBLIC_KEY_BYTES)
-        length = ctypes.c_size_t(PUBLIC_KEY_BYTES)
-        if self._openssl.raw_public(self._key, public, ctypes.byref(length)) != 1:
-            raise ValueError("OpenSSL gave no Ed25519 public key")
-        self.public_bytes = public.raw[: length.value]
+        openssl = _openssl()
+        if self.through == "libcrypto" and openssl is not None:
+            self._openssl = openssl
+            self._key = openssl.new_private(_ED25519, None, seed, len(seed))
+            if not self._key:
+                raise ValueError("OpenSSL refused an Ed25519 seed")
+            public = ctypes.create_string_buffer(PUBLIC_KEY_BYTES)
+            length = ctypes.c_size_t(PUBLIC_KEY_BYTES)
+            if openssl.raw_public(self._key, public, ctypes.byref(length)) != 1:
+                raise ValueError("OpenSSL gave no Ed25519 public key")
+            self.public_bytes = public.raw[: length.value]
+            return
+        self.through = "cryptography"
+        self._key = _fallback_private(seed)
+        self.public_bytes = _fallback_public_bytes(self._key)
 
     def sign(self, message: bytes) -> bytes:
+        if self.through == "libsodium":
+            return self._sodium.sign(self._key, message)
         openssl = self._openssl
         if openssl is None:
             signature: bytes = self._key.sign(message)
@@ -139,8 +155,10 @@ def verify(public: bytes, message: bytes, signature: bytes) -> bool:
 
 
 def backend() -> str:
-    """Which library signs: "libcrypto" (through hashlib's), or "cryptography"."""
-    return "libcrypto" if _OPENSSL is not None else "cryptography"
+    """Which library signs by default: "libsodium", "libcrypto" (through hashlib's) or "cryptography"."""
+    if sodium.signer() is not None:
+        return "libsodium"
+    return "libcrypto" if _openssl() is not None else "cryptography"
 
 
 def verifier() -> str:
@@ -152,8 +170,9 @@ def candidates() -> Iterator[tuple[str, ed25519_agreement.Check]]:
     """Every library that could check signatures, fastest first, before the agreement test."""
     for check in sodium.checks():
         yield "libsodium", check
-    if _OPENSSL is not None:
-        yield "libcrypto", _OPENSSL.check
+    openssl = _openssl()
+    if openssl is not None:
+        yield "libcrypto", openssl.check
     yield "cryptography", _fallback_verify
 
 
@@ -180,7 +199,9 @@ def _function(function: Any, result: Any, arguments: list[Any]) -> Callable[...,
     return function  # type: ignore[no-any-return]
 
 
-def _load() -> _OpenSsl | None:
+@functools.cache
+def _openssl() -> _OpenSsl | None:
+    """libcrypto's calls, loaded when first asked for (a player's process never asks: launcher.py)."""
     try:
         return _OpenSsl()
     except (ImportError, OSError, AttributeError):  # no shared libcrypto, or one without these calls
@@ -211,5 +232,4 @@ def _fallback_verify(public: bytes, message: bytes, signature: bytes) -> bool:
     return True
 
 
-_OPENSSL = _load()
 _VERIFIER = _Verifier()

@@ -35,6 +35,7 @@ from p2pfish.core.wire import Json, as_list, as_object, hex_bytes, str_field
 from p2pfish.crypto.ed25519_rule import key_weakness
 from p2pfish.crypto.encoding import encode_text, length_prefixed
 from p2pfish.crypto.identity import Identity, verify
+from p2pfish.crypto.kdf import scrypt
 from p2pfish.net.joincode import CODE_ALPHABET, CODE_LENGTH
 from p2pfish.net.lobbylink import (
     ACCEPT_BATCH,
@@ -134,9 +135,7 @@ about 17 ms of one core here, for the attacker a memory traffic of N * r * p * 1
 def code_key(code: str) -> bytes:
     """The lobby's MAC key, stretched so that a captured lobby message cannot be brute-forced within the
     lobby's life (PROTOCOL §17.7)."""
-    return hashlib.scrypt(
-        encode_text(normal_code(code)), salt=TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, dklen=32
-    )
+    return scrypt(encode_text(normal_code(code)), TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, length=32)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The `p2pfish` program: a player's command, or a test tool's (`match`, `bench`, `ladder`), wrapping the player's."""
 
 import contextlib
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -34,9 +35,16 @@ def without_libcrypto() -> None:
     """Keep OpenSSL's libcrypto out of a player's process (3.3 MB resident): hashlib and hmac load it through
     `_hashlib`, but Python's own SHA-256 and HMAC do what p2pfish hashes, and libsodium signs and stretches the join
     code (crypto/ed25519.py, crypto/kdf.py). hashlib and hmac fall back to Python's own when its import fails; a
-    process that imported it already keeps it."""
-    if "_hashlib" not in sys.modules:
+    process that imported it already keeps it, and so does a Python built without all of its own (hashlib would
+    complain of each one missing)."""
+    if "_hashlib" not in sys.modules and all(importlib.util.find_spec(name) for name in builtin_hashes()):
         sys.modules["_hashlib"] = None  # type: ignore[assignment]  # `import _hashlib` now raises ImportError
+
+
+def builtin_hashes() -> tuple[str, ...]:
+    """The modules of Python's own hashes that hashlib sets up at its import (SHA-2 in one module since 3.12)."""
+    sha2 = ("_sha2",) if sys.version_info >= (3, 12) else ("_sha256", "_sha512")
+    return ("_md5", "_sha1", *sha2, "_blake2", "_sha3")
 
 
 def run() -> NoReturn:

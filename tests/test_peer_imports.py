@@ -1,9 +1,14 @@
 """A bot peer's process loads only what it uses: its peak memory is mostly the libraries it loads (bench:
 peer_rss_mb). Run in a fresh interpreter, as `python -m p2pfish join` starts one."""
 
+import importlib.util
 import json
 import subprocess
 import sys
+
+import pytest
+
+from p2pfish import launcher
 
 NOT_FOR_A_BOT_PEER = (
     "ssl", "_hashlib", "cryptography", "ifaddr", "zeroconf", "prompt_toolkit", "p2pfish.bots.engine",
@@ -36,3 +41,14 @@ def test_a_bot_peer_loads_neither_tls_nor_libcrypto_nor_cryptography_nor_the_lob
     loaded = set(json.loads(done.stdout))
     assert "p2pfish.netplay" in loaded
     assert not loaded.intersection(NOT_FOR_A_BOT_PEER), sorted(loaded.intersection(NOT_FOR_A_BOT_PEER))
+
+
+def test_a_python_without_all_of_its_own_hashes_keeps_libcrypto(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert all(importlib.util.find_spec(name) for name in launcher.builtin_hashes()), "this Python has them all"
+    monkeypatch.delitem(sys.modules, "_hashlib")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "_md5" else object())
+    launcher.without_libcrypto()
+    assert "_hashlib" not in sys.modules
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    launcher.without_libcrypto()
+    assert sys.modules["_hashlib"] is None

@@ -36,8 +36,13 @@ def without_libcrypto() -> None:
     `_hashlib`, but Python's own SHA-256 and HMAC do what p2pfish hashes, and libsodium signs and stretches the join
     code (crypto/ed25519.py, crypto/kdf.py). hashlib and hmac fall back to Python's own when its import fails; a
     process that imported it already keeps it, and so does a Python built without all of its own (hashlib would
-    complain of each one missing)."""
-    if "_hashlib" not in sys.modules and all(importlib.util.find_spec(name) for name in builtin_hashes()):
+    complain of each one missing) or a process with no libsodium that signs and has scrypt (then libcrypto does,
+    spared `cryptography`'s 9 MB)."""
+    from p2pfish.crypto import sodium
+
+    if "_hashlib" in sys.modules or not all(importlib.util.find_spec(name) for name in builtin_hashes()):
+        return
+    if sodium.library() is not None:
         sys.modules["_hashlib"] = None  # type: ignore[assignment]  # `import _hashlib` now raises ImportError
 
 

@@ -77,3 +77,15 @@ def test_the_cache_of_libcryptos_parsed_keys_stays_bounded() -> None:
     for signer in signers:
         assert openssl.check(signer.public_bytes, b"m", signer.sign(b"m"))
     assert len(openssl._keys) <= ed25519._CACHED_KEYS
+
+
+def test_a_signer_asked_for_by_name_is_that_one_or_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="no Ed25519 signer 'bogus'"):
+        ed25519.PrivateKey(bytes(32), "bogus")
+    monkeypatch.setattr(sodium, "signer", lambda: None)
+    with pytest.raises(ValueError, match="no libsodium"):
+        ed25519.PrivateKey(bytes(32), "libsodium")
+    monkeypatch.setattr(ed25519, "_openssl", lambda: None)
+    with pytest.raises(ValueError, match="no libcrypto"):
+        ed25519.PrivateKey(bytes(32), "libcrypto")
+    assert ed25519.PrivateKey(bytes(32), "cryptography").through == "cryptography"

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.kdf import scrypt as scrypt_module
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from p2pfish.crypto import kdf, sodium
@@ -38,7 +39,9 @@ RFC_7914_VECTOR = (
 
 def test_scrypt_through_libsodium_gives_the_rfcs_vector_and_what_openssl_and_cryptography_give() -> None:
     password, salt, n, r, p, length, expected = RFC_7914_VECTOR
-    assert kdf.scrypt(password, salt, n=n, r=r, p=p, length=length).hex() == expected
+    through_libsodium = sodium.scrypt(password, salt, n=n, r=r, p=p, length=length)
+    assert through_libsodium is not None and through_libsodium.hex() == expected
+    assert kdf.scrypt(password, salt, n=n, r=r, p=p, length=length) == through_libsodium
     for code in (b"ABCDEF", b"Z9Z9Z9"):
         through_libsodium = sodium.scrypt(code, TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, length=32)
         openssl = hashlib.scrypt(code, salt=TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, dklen=32)
@@ -52,6 +55,8 @@ def test_without_libsodium_scrypt_comes_from_openssl_or_cryptography(
 ) -> None:
     expected = kdf.scrypt(b"ABCDEF", TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, length=32)
     monkeypatch.setattr(sodium, "scrypt", lambda *_, **__: None)
-    if not openssl:
+    if openssl:
+        monkeypatch.setattr(scrypt_module, "Scrypt", None)  # the fallback after OpenSSL, so not to be reached
+    else:
         monkeypatch.delattr(hashlib, "scrypt")
     assert kdf.scrypt(b"ABCDEF", TAG_CODE, n=CODE_KDF_N, r=CODE_KDF_R, p=CODE_KDF_P, length=32) == expected

@@ -101,13 +101,19 @@ class PrivateKey:
             raise ValueError(f"an Ed25519 seed is {SEED_BYTES} bytes, not {len(seed)}")
         self.seed = seed
         self.through = through or backend()
-        sodium_signer = sodium.signer()
-        if self.through == "libsodium" and sodium_signer is not None:
+        if self.through not in SIGNERS:
+            raise ValueError(f"no Ed25519 signer {self.through!r} (signers: {', '.join(SIGNERS)})")
+        if self.through == "libsodium":
+            sodium_signer = sodium.signer()
+            if sodium_signer is None:
+                raise ValueError("this process has no libsodium to sign with")
             self._sodium = sodium_signer
             self.public_bytes, self._key = sodium_signer.keys(seed)
             return
-        openssl = _openssl()
-        if self.through == "libcrypto" and openssl is not None:
+        if self.through == "libcrypto":
+            openssl = _openssl()
+            if openssl is None:
+                raise ValueError("this process has no libcrypto to sign with")
             self._openssl = openssl
             self._key = openssl.new_private(_ED25519, None, seed, len(seed))
             if not self._key:
@@ -118,7 +124,6 @@ class PrivateKey:
                 raise ValueError("OpenSSL gave no Ed25519 public key")
             self.public_bytes = public.raw[: length.value]
             return
-        self.through = "cryptography"
         self._key = _fallback_private(seed)
         self.public_bytes = _fallback_public_bytes(self._key)
 

@@ -51,13 +51,18 @@ def _check_of(lib: ctypes.CDLL) -> Check:
     return check
 
 
+_SIGNING_AND_SCRYPT = ("crypto_sign_ed25519_seed_keypair", "crypto_sign_ed25519_detached",
+                       "crypto_pwhash_scryptsalsa208sha256_ll")  # fmt: skip
+
+
 @functools.cache
 def library() -> ctypes.CDLL | None:
-    """The first libsodium found (pyzmq's copy first) that starts, or None."""
+    """The first libsodium found (pyzmq's copy first) that starts and has Ed25519 signing and scrypt (a minimal
+    build has no scrypt), or None."""
     for path in (*_wheel_copies(), *_SYSTEM_NAMES):
         try:
             lib = ctypes.CDLL(str(path))
-            if lib.sodium_init() >= 0:
+            if all(hasattr(lib, name) for name in _SIGNING_AND_SCRYPT) and lib.sodium_init() >= 0:
                 return lib
         except (OSError, AttributeError):
             continue
@@ -95,16 +100,13 @@ class Signer:
 @functools.cache
 def signer() -> Signer | None:
     lib = library()
-    try:
-        return None if lib is None else Signer(lib)
-    except AttributeError:  # a build without Ed25519
-        return None
+    return None if lib is None else Signer(lib)
 
 
 def scrypt(password: bytes, salt: bytes, *, n: int, r: int, p: int, length: int) -> bytes | None:
     """scrypt (RFC 7914) through libsodium, or None where it has none."""
     lib = library()
-    if lib is None or not hasattr(lib, "crypto_pwhash_scryptsalsa208sha256_ll"):
+    if lib is None:
         return None
     derive = lib.crypto_pwhash_scryptsalsa208sha256_ll
     derive.restype = ctypes.c_int

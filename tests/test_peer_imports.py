@@ -24,7 +24,6 @@ OWN_HASHES = all(importlib.util.find_spec(name) for name in launcher.builtin_has
 PROBE = """
 import json, sys
 from p2pfish import launcher
-from p2pfish.crypto import sodium
 try:
     launcher.main(["--version"])  # what a player's process blocks before it loads its command
 except SystemExit:

@@ -166,12 +166,13 @@ def _check_engine(args: argparse.Namespace) -> None:
     """--engine names a program that can be run, with a positive --engine-time; its fallback bot is --bot
     (greedy unless given)."""
     from p2pfish.bots import DEFAULT_MOVE_S
-    from p2pfish.bots.engine import engine_argv
 
     args.engine_time = DEFAULT_MOVE_S if args.engine_time is None else args.engine_time
     if not 0 < args.engine_time < math.inf:
         raise UsageError("--engine-time must be positive: a number of seconds")
     if args.engine is not None:
+        from p2pfish.bots.engine import engine_argv  # loaded only where an engine plays (netplay.py does the same)
+
         engine_argv(args.engine)
         args.bot = args.bot or "greedy"
 

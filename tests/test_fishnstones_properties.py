@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign import examples
+from campaign import examples, pick
 from conformance_helpers import applied_purely, snapshot, start_options
 from hypothesis import event, given
 from hypothesis import strategies as st
@@ -88,16 +88,16 @@ def choose(
     request = RULES.chance(state)
     if request is not None:
         if request.count == 1:
-            return None, Chance((data.draw(st.sampled_from(request.pool)),))
+            return None, Chance((pick(data, request.pool),))
         pool = list(request.pool)
         drawn = [pool.pop(data.draw(st.integers(0, len(pool) - 1))) for _ in range(request.count)]
         return None, Chance(tuple(drawn))
-    seat = data.draw(st.sampled_from(RULES.to_act(state)))
+    seat = pick(data, RULES.to_act(state))
     if choose_bait is not None and state.phase == "bait":
         return seat, choose_bait(game, seat)
     legal = RULES.legal_actions(state, seat, game.known[seat])
     assert legal, f"seat {seat} is to act in the {state.phase} phase but is offered nothing"
-    return seat, data.draw(st.sampled_from(legal))
+    return seat, pick(data, legal)
 
 
 def loggable(game: Game, seat: int | None, action: Action) -> Action:
@@ -330,7 +330,7 @@ def test_a_bait_outside_the_column_is_caught_exactly_at_its_reveal(setup: Setup,
         state = game.state
         options: list[Action] = [NoBait()]
         options += [Bait(t, s) for t in range(9) for s in range(9) if orthogonal(t, s) and state.pond[s]]
-        chosen: Action = data.draw(st.sampled_from(options))
+        chosen: Action = pick(data, options)
         return chosen
 
     class CheaterCaught(Exception):

@@ -359,14 +359,14 @@ class Checker:
         assert sorted(where) == list(range(52))
         assert sum(1 for place in where.values() if place == "caught") == sum(len(c) for c in m.caught)
         # no view shows a card another seat holds face down
+        texts = [repr(view) for view in views]
         for other in range(p):
             hidden = [
                 str(known[other][card_name(state.deck, position)])
                 for position in (*state.hands[other], state.baits[other])
                 if position is not None and state.shown[position] is None
             ]
-            for s in range(p):
-                text = repr(views[s])
+            for s, text in enumerate(texts):
                 for label in hidden:
                     assert (f"'{label}'" in text) == (s == other), (s, other, label)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign import examples
+from campaign import examples, pick
 from conformance_helpers import applied_purely, snapshot, start_options, strings_in
 from hypothesis import event, given
 from hypothesis import strategies as st
@@ -184,11 +184,11 @@ def choose(data: Any, game: Game) -> tuple[int | None, Action]:
             game.known[request.to][card_name(request.deck, position)] = game.tiles[position]
         return None, Dealt(request.deck, request.positions, request.to, None)
     if isinstance(request, ChanceRequest):
-        return None, Chance((data.draw(st.sampled_from(request.pool)),))
+        return None, Chance((pick(data, request.pool),))
     (seat,) = RULES.to_act(state)
     legal = RULES.legal_actions(state, seat, game.known[seat])
     assert legal, f"seat {seat} is to act in the {state.phase} phase but is offered nothing"
-    return seat, data.draw(st.sampled_from(legal))
+    return seat, pick(data, legal)
 
 
 def play(data: Any, setup: Setup, on_step: StepHook | None = None) -> Game:

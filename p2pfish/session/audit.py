@@ -58,19 +58,42 @@ def read_setup(header: bytes) -> GameSetup:
 def audit(lines: Sequence[bytes], rules: AnyRules) -> AuditResult:
     """Verify a transcript (header line first) of the game `rules` are of (the header's, `transcript_setup`).
     Raises MalformedInput if the header is unreadable or names another game."""
-    setup = transcript_setup(lines)
-    observer = Session(setup, None, None, MemoryStore(), rules=rules)
-    messages = [line for line in lines[1:] if line.strip()]
-    for raw in messages:
-        if _belongs_elsewhere(raw, setup):
+    auditor = Auditor(transcript_setup(lines), rules)
+    for raw in lines[1:]:
+        auditor.feed(raw)
+    return auditor.result()
+
+
+class Auditor:
+    """The audit fed a transcript's messages one at a time, in its order: after the same lines it gives what
+    `audit` gives (so a game can be audited while it is played, `p2pfish match`)."""
+
+    def __init__(self, setup: GameSetup, rules: AnyRules) -> None:
+        self.setup = setup
+        self.messages = 0
+        self._observer = Session(setup, None, None, MemoryStore(), rules=rules)
+        self._altered = False
+
+    def feed(self, raw: bytes) -> None:
+        """The transcript's next line (a blank one is skipped); after a fault the rest are only counted."""
+        if not raw.strip():
+            return
+        self.messages += 1
+        if self._altered or self._observer.fault is not None:
+            return
+        if _belongs_elsewhere(raw, self.setup):
+            self._altered = True
+            return
+        self._observer.receive(raw)
+
+    def result(self) -> AuditResult:
+        if self._altered:
             fault = Fault(None, "violation", "the header does not match the messages: the transcript was altered")
-            return AuditResult(setup, len(messages), None, fault, ())
-        observer.receive(raw)
-        if observer.fault is not None:
-            break
-    return AuditResult(
-        setup, len(messages), observer.outcome(), observer.fault, observer.waiting_for(), observer.settlement
-    )
+            return AuditResult(self.setup, self.messages, None, fault, ())
+        observer = self._observer
+        return AuditResult(
+            self.setup, self.messages, observer.outcome(), observer.fault, observer.waiting_for(), observer.settlement
+        )
 
 
 def _belongs_elsewhere(raw: bytes, setup: GameSetup) -> bool:

@@ -31,6 +31,7 @@ from p2pfish.selfplay import bot_kinds_for
 from p2pfish.session.audit import audit, transcript_setup
 from p2pfish.tools.cheats import Cheat
 from p2pfish.tools.events import OutputReader, text_field
+from p2pfish.tools.live_audit import LiveAudit
 from p2pfish.tools.peerpool import PooledProcess, start_peer
 from p2pfish.tools.stranger import READY_MARK, Attack, StrangerProcess
 
@@ -387,15 +388,18 @@ def run_match(
         play_earlier_game(MatchTable(game, players, kinds, seed, workdir), timeout_s)
     evil_name = cheat.seat if cheat is not None and cheat.kind == "escape-name" else None
     table = MatchTable(game, players, kinds, seed, workdir, evil_name=evil_name, engines=engines)
+    live = LiveAudit(workdir / "state" / "p2pfish", get_rules(game))
     try:
+        live.start()
         table.start(extra=extra)
         if cheat is not None and cheat.kind == "escape-name":  # no seat is to be named: every peer ends
             results = table.results(timeout_s)
         else:
             results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
+        result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0, live=live)
     finally:
+        live.stop()
         table.stop_all()
-    result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0)
     if cheat is not None and evil_name is not None:
         cheat = replace(cheat, seat=seat_of_process(results, evil_name, cheat.seat))
     result = replace(result, peers=peer_reports(results, None if cheat is None else cheat.seat))
@@ -435,12 +439,13 @@ def play_earlier_game(table: "MatchTable", timeout_s: float) -> None:
 
 
 def summarize(
-    game: str, players: int, results: Sequence[dict[str, Json] | None], transcripts: list[str], wall_s: float
-) -> MatchResult:
+    game: str, players: int, results: Sequence[dict[str, Json] | None], transcripts: list[str], wall_s: float,
+    *, live: LiveAudit | None = None,
+) -> MatchResult:  # fmt: skip
     finished = all(r is not None and r.get("finished") is True for r in results)
     outcomes = [json.dumps(r.get("outcome"), sort_keys=True) if r else None for r in results]
     agree = finished and len(set(outcomes)) == 1
-    verified = all_verified(transcripts, get_rules(game))
+    verified = all_verified(transcripts, get_rules(game), live)
     messages = sum(n for r in results if r and isinstance(n := r.get("messages"), int))
     first = results[0]
     outcome = first.get("outcome") if first is not None and agree else None
@@ -455,18 +460,20 @@ def summarize(
     )  # fmt: skip
 
 
-def all_verified(transcripts: Sequence[str], rules: AnyRules) -> bool:
+def all_verified(transcripts: Sequence[str], rules: AnyRules, live: LiveAudit | None = None) -> bool:
     """Whether every transcript exists and verifies. Each peer writes the messages it accepted in the order it
     accepted them, and that interleaving of authors carries no meaning (PROTOCOL §15): transcripts of one setup
-    holding the same messages are one transcript to the audit, which runs once for them."""
+    holding the same messages are one transcript to the audit, which runs once for them. `live`: the audit of the
+    host's store made during the game, which the host's transcript (the first) finishes where it begins with it."""
     verdicts: dict[bytes, bool] = {}
-    for transcript in transcripts:
+    for index, transcript in enumerate(transcripts):
         if not Path(transcript).exists():
             return False
         lines = Path(transcript).read_bytes().splitlines()
         same = hashlib.sha256(b"\n".join([*lines[:1], *sorted(lines[1:])])).digest()
         if same not in verdicts:
-            verdicts[same] = audit(lines, rules).verified
+            finished = live.finish(lines) if live is not None and index == 0 else None
+            verdicts[same] = (finished or audit(lines, rules)).verified
         if not verdicts[same]:
             return False
     return True

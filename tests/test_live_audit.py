@@ -1,0 +1,114 @@
+"""The audit `p2pfish match` makes while a game is played (p2pfish/tools/live_audit.py): it follows the host's
+store as it grows, and its verdict is the whole transcript's audit, or nothing where the two could differ."""
+
+import random
+from pathlib import Path
+
+import pytest
+from conformance_helpers import wait_for
+
+from p2pfish.bots.random_bot import RandomBot
+from p2pfish.crypto.identity import Identity
+from p2pfish.games.fishnstones.rules import RULES
+from p2pfish.session.audit import audit
+from p2pfish.session.memory_table import MemoryTable
+from p2pfish.session.setup import GameSetup
+from p2pfish.session.store import MemoryStore, SqliteStore, Store
+from p2pfish.tools.live_audit import LiveAudit
+
+WAIT_S = 20.0
+
+
+def host_store(folder: Path, name: str = "0123456789abcdef-seat0.sqlite") -> SqliteStore:
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return SqliteStore(folder / name, new=True)
+
+
+def table_of(store: Store, seed: int = 5) -> MemoryTable:
+    signers = [Identity.from_seed(bytes([seat + 1]) * 32) for seat in range(2)]
+    setup = GameSetup.create("fishnstones", {}, tuple(s.public_bytes for s in signers), ("ann", "bob"))
+    rng = random.Random(seed)
+    return MemoryTable(setup, signers, [RandomBot(rng), RandomBot(rng)], rules=RULES, stores=[store, MemoryStore()])
+
+
+def test_it_follows_the_store_while_the_game_is_played_and_gives_the_transcripts_audit(tmp_path: Path) -> None:
+    folder = tmp_path / "p2pfish"
+    store = host_store(folder)
+    table = table_of(store)
+    live = LiveAudit(folder, RULES)
+    live.start()
+    try:
+        table.start()
+        followed_midway = False
+        while table.step():
+            store.commit()
+            if len(table.sessions[0].accepted) >= 30 and not followed_midway:
+                wait_for(lambda: len(live.fed) >= 30, WAIT_S, "the live audit to read the store")
+                followed_midway = True
+        assert followed_midway and table.sessions[0].finished
+        store.sync()
+        lines = table.sessions[0].transcript()
+        assert live.finish(lines) == audit(lines, RULES)
+        assert audit(lines, RULES).verified
+        assert 30 <= len(live.fed) <= len(lines) - 1
+    finally:
+        live.stop()
+        store.close()
+
+
+def finished_game(tmp_path: Path) -> tuple[LiveAudit, list[bytes]]:
+    """A live audit that read a whole finished game's store, and the host's transcript of it."""
+    folder = tmp_path / "p2pfish"
+    store = host_store(folder)
+    table = table_of(store)
+    table.run()
+    store.close()
+    live = LiveAudit(folder, RULES)
+    live.start()
+    lines = table.sessions[0].transcript()
+    wait_for(lambda: len(live.fed) == len(lines) - 1, WAIT_S, "the live audit to read the store")
+    return live, lines
+
+
+def test_a_transcript_that_does_not_begin_with_what_was_read_is_left_to_the_whole_audit(tmp_path: Path) -> None:
+    live, lines = finished_game(tmp_path)
+    swapped = [lines[0], lines[2], lines[1], *lines[3:]]
+    assert live.finish(swapped) is None
+    assert live.finish(lines[:-1]) is None  # shorter than what the store showed
+    header = lines[0].replace(b'"bob"', b'"cy"')
+    assert header != lines[0]
+    assert live.finish([header, *lines[1:]]) is None  # another game's header
+
+
+def test_a_tampered_tail_is_caught_as_the_whole_audit_catches_it(tmp_path: Path) -> None:
+    folder = tmp_path / "p2pfish"
+    store = host_store(folder)
+    table = table_of(store)
+    table.start()
+    while len(table.sessions[0].accepted) < 30 and table.step():
+        store.commit()
+    live = LiveAudit(folder, RULES)
+    live.start()
+    wait_for(lambda: len(live.fed) >= 30, WAIT_S, "the live audit to read the store")
+    live.stop()  # the rest of the game comes from the transcript alone
+    table.settle()
+    store.close()
+    lines = table.sessions[0].transcript()
+    tampered = [*lines[:-1], lines[-1].replace(b'"seq":', b'"seq": ', 1)]
+    whole = audit(tampered, RULES)
+    assert not whole.verified
+    assert live.finish(tampered) == whole
+
+
+@pytest.mark.parametrize("stores", [0, 2])
+def test_no_store_or_two_candidate_stores_give_nothing_and_the_thread_ends(tmp_path: Path, stores: int) -> None:
+    folder = tmp_path / "p2pfish"
+    folder.mkdir(mode=0o700)
+    for number in range(stores):
+        host_store(folder, f"{number:016x}-seat0.sqlite").close()
+    live = LiveAudit(folder, RULES)
+    live.start()
+    table = table_of(MemoryStore())
+    table.run()
+    assert live.finish(table.sessions[0].transcript()) is None
+    assert not live.following

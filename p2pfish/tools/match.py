@@ -396,10 +396,10 @@ def run_match(
             results = table.results(timeout_s)
         else:
             results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
-        result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0, live=live)
     finally:
-        live.stop()
         table.stop_all()
+        live.stop()
+    result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0, live=live)
     if cheat is not None and evil_name is not None:
         cheat = replace(cheat, seat=seat_of_process(results, evil_name, cheat.seat))
     result = replace(result, peers=peer_reports(results, None if cheat is None else cheat.seat))

@@ -4,8 +4,7 @@ pool of pre-loaded programs that the test matches' peers are copied from (p2pfis
 the whole run, started by the process that runs the workers and named to them (and to every `p2pfish match`
 they start) in the environment; and one scratch folder for the whole run, where every temporary file of the run goes
 (match transcripts, watched games, stranger logs: a run left 33 of them in the system's temporary folder),
-removed at the end. pytest's own tmp_path folders stay where pytest keeps them, its last three runs' included.
-Tests marked `waits` run first (pytest_collection_modifyitems)."""
+removed at the end. pytest's own tmp_path folders stay where pytest keeps them, its last three runs' included."""
 
 import os
 import shutil
@@ -30,7 +29,6 @@ SCRATCH_ENV = ("TMPDIR", "PYTEST_DEBUG_TEMPROOT")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "waits: mostly waits (on timers, peers or other hosts) for several seconds")
     if config.option.collectonly or "PYTEST_XDIST_WORKER" in os.environ or POOL_ENV in os.environ:
         return  # a collect-only pass plays nothing; a worker uses its controller's pool and scratch folder
     use_scratch(config)
@@ -39,14 +37,6 @@ def pytest_configure(config: pytest.Config) -> None:
     pool = Pool(Path(tempfile.mkdtemp(prefix="p2pfish-pool-")))
     config.stash[PEER_POOL] = pool
     os.environ[POOL_ENV] = str(pool.folder)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests that mostly wait go first, the rest keep their order. The suite is bound by processor time on 2 cores:
-    a test that waits 10 s beside the others costs nothing, but one left for the end (where the workers' last tests
-    fall) is 10 s with a core idle. The workers take the first tests in one run each (xdist's worksteal), so these
-    all go to one worker, whose other tests the rest take from it."""
-    items.sort(key=lambda item: item.get_closest_marker("waits") is None)
 
 
 def use_scratch(config: pytest.Config) -> None:

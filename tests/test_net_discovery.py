@@ -265,6 +265,5 @@ async def advertise_and_browse(ns_a: str, ns_b: str) -> None:
         await stop(browser)
 
 
-@pytest.mark.waits
 def test_a_lobby_advertised_in_one_namespace_is_found_from_another(two_namespaces: tuple[str, str]) -> None:
     asyncio.run(advertise_and_browse(*two_namespaces))

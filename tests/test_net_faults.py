@@ -192,7 +192,6 @@ def test_a_game_finishes_under_5_percent_random_packet_loss(routed_hosts: Routed
     assert sum(dropped) > 0, f"the loss rule dropped nothing: {dropped} of {received} packets"
 
 
-@pytest.mark.waits
 def test_a_game_resumes_after_a_host_is_cut_off_for_10_s(routed_hosts: RoutedHosts, tmp_path: Path) -> None:
     net = routed_hosts
     cut_host = len(net.hosts) - 1

@@ -7,7 +7,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from conftest import ADDRESS_A
 
 from p2pfish.tools.events import parse_event, text_field
@@ -26,7 +25,6 @@ class NamespacedPeer(PeerProcess):
         return in_namespace(self.namespace, *self.argv)
 
 
-@pytest.mark.waits
 def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str, str], tmp_path: Path) -> None:
     ns_a, ns_b = two_namespaces
     env = {"XDG_STATE_HOME": str(tmp_path / "state"), "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
@@ -57,7 +55,6 @@ def test_a_lobby_is_found_and_joined_from_another_host(two_namespaces: tuple[str
     assert hosted["outcome"] == guest["outcome"]
 
 
-@pytest.mark.waits
 def test_a_lan_without_a_default_route_is_found_shown_and_played_on(
     two_namespaces: tuple[str, str], tmp_path: Path
 ) -> None:

@@ -516,7 +516,6 @@ FEW_FILES = (
 )
 
 
-@pytest.mark.waits
 def test_idle_connections_to_the_lobby_are_closed_and_players_still_join(tmp_path: Path) -> None:
     """400 idle TCP connections to the lobby of a host limited to 256 open files: it closes them within
     seconds, stays alive, and the players then join and play to the end."""

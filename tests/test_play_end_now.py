@@ -21,7 +21,6 @@ OFFER = "e: end the game now without"
 START = "choosing the start player"
 
 
-@pytest.mark.waits
 def test_a_dead_bot_is_left_behind_in_one_key_press_with_the_scores_so_far(tmp_path: Path) -> None:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")

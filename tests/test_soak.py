@@ -73,7 +73,6 @@ def test_a_broken_match_is_reported_as_a_failure_naming_what_broke(tmp_path: Pat
     assert "failures 1" in failed and "failed: fishnstones 2p seed 5" in failed
 
 
-@pytest.mark.waits
 def test_a_peer_that_cannot_resume_fails_the_match(tmp_path: Path) -> None:
     """The victim is resumed with another player's key, which `resume` refuses: the others drop it. The
     timeout is long enough that a busy machine's stalls do not end the game before the kill point."""

@@ -2,6 +2,8 @@
 store as it grows, and its verdict is the whole transcript's audit, or nothing where the two could differ."""
 
 import random
+import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -112,3 +114,23 @@ def test_no_store_or_two_candidate_stores_give_nothing_and_the_thread_ends(tmp_p
     table.run()
     assert live.finish(table.sessions[0].transcript()) is None
     assert not live.following
+
+
+@pytest.mark.parametrize("setup_text", ['{"game": 1}', "[" * 100_000, "not json"])
+def test_a_store_whose_setup_cannot_be_read_gives_nothing_without_a_traceback(
+    tmp_path: Path, setup_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "p2pfish"
+    path = folder / "0123456789abcdef-seat0.sqlite"
+    host_store(folder).close()
+    with sqlite3.connect(path) as database:
+        database.execute("INSERT OR REPLACE INTO setup VALUES (0, ?, 0)", (setup_text,))
+    uncaught: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", uncaught.append)
+    live = LiveAudit(folder, RULES)
+    live.start()
+    wait_for(lambda: live.failed, WAIT_S, "the live audit to give up")
+    table = table_of(MemoryStore())
+    table.run()
+    assert live.finish(table.sessions[0].transcript()) is None
+    assert not uncaught

@@ -84,7 +84,7 @@ class LiveAudit:
                     if stopping or self._stop.wait(POLL_S):
                         self._read(database)
                         return
-        except (sqlite3.Error, P2pfishError, ValueError):
+        except Exception:  # a store this thread cannot read (whatever it holds) only costs the head start
             self.failed = True
 
     def _open(self) -> sqlite3.Connection | None:

@@ -39,14 +39,14 @@ if [ "$installed" != "$stamp" ] && [ "$installed" != "${stamp}test" ]; then
     # uv (from the package index, into the venv) fetches and installs the packages in parallel: 23 s against
     # 58 s for pip on a fresh machine here (2026-11-28). Where uv cannot be had, pip (Python 3.11 ships pip 22.3
     # or newer, which installs an editable pyproject package).
-    # The package is installed editable as a plain path in a .pth file (setuptools' compat mode): its default, an
-    # import hook, costs every Python process here about 20 ms of processor time at start-up (it loads pathlib,
-    # fnmatch and urllib to find p2pfish), and a game starts several.
+    # The package is installed editable as a plain path in a .pth file (setuptools' compat mode; for uv, set for
+    # p2pfish alone, not for a dependency it might build): setuptools' default, an import hook, costs every Python
+    # process here about 20 ms of processor time at start-up (it loads pathlib, fnmatch and urllib to find p2pfish).
     log="$venv/install.log"
-    editable=(--config-settings editable_mode=compat -e "$spec")
     if ! { venv_pip install -q uv==0.13.9 > "$log" 2>&1 &&
-        "$venv/bin/uv" pip install -q --python "$venv/bin/python" --compile-bytecode "${editable[@]}" >> "$log" 2>&1; } &&
-        ! venv_pip install -q "${editable[@]}" >> "$log" 2>&1; then
+        "$venv/bin/uv" pip install -q --python "$venv/bin/python" --compile-bytecode \
+            --config-settings-package p2pfish:editable_mode=compat -e "$spec" >> "$log" 2>&1; } &&
+        ! venv_pip install -q --config-settings editable_mode=compat -e "$spec" >> "$log" 2>&1; then
         cat "$log" >&2
         echo "p2pfish: could not install the dependencies (log: $log)" >&2
         exit 1

@@ -1,6 +1,7 @@
 """The audit `p2pfish match` makes while a game is played (p2pfish/tools/live_audit.py): it follows the host's
 store as it grows, and its verdict is the whole transcript's audit, or nothing where the two could differ."""
 
+import os
 import random
 import sqlite3
 import threading
@@ -17,6 +18,7 @@ from p2pfish.session.memory_table import MemoryTable
 from p2pfish.session.setup import GameSetup
 from p2pfish.session.store import MemoryStore, SqliteStore, Store
 from p2pfish.tools.live_audit import LiveAudit
+from p2pfish.tools.match import all_verified
 
 WAIT_S = 20.0
 
@@ -134,3 +136,47 @@ def test_a_store_whose_setup_cannot_be_read_gives_nothing_without_a_traceback(
     table.run()
     assert live.finish(table.sessions[0].transcript()) is None
     assert not uncaught
+
+
+def test_a_store_that_is_not_a_regular_file_is_not_opened(tmp_path: Path) -> None:
+    folder = tmp_path / "p2pfish"
+    folder.mkdir(mode=0o700)
+    os.mkfifo(folder / "0123456789abcdef-seat0.sqlite")  # opening it would block for ever
+    live = LiveAudit(folder, RULES)
+    live.start()
+    wait_for(lambda: not live.following, WAIT_S, "the live audit to give up")
+    assert live.failed and live.finish([b"{}"]) is None
+
+
+def test_a_row_no_honest_peer_stores_ends_the_head_start(tmp_path: Path) -> None:
+    folder = tmp_path / "p2pfish"
+    store = host_store(folder)
+    table = table_of(store)
+    table.run()
+    store.close()
+    with sqlite3.connect(folder / "0123456789abcdef-seat0.sqlite") as database:
+        database.execute("INSERT INTO messages (raw) VALUES (?)", (10**9,))  # bytes(10**9) would be a gigabyte
+    live = LiveAudit(folder, RULES)
+    live.start()
+    wait_for(lambda: not live.following, WAIT_S, "the live audit to give up")
+    assert live.failed and live.finish(table.sessions[0].transcript()) is None
+
+
+def test_a_second_store_appearing_while_it_follows_ends_the_head_start(tmp_path: Path) -> None:
+    live, lines = finished_game(tmp_path)
+    host_store(tmp_path / "p2pfish", "fedcba9876543210-seat0.sqlite").close()  # an earlier or a later game's?
+    wait_for(lambda: not live.following, WAIT_S, "the live audit to give up")
+    assert live.failed and live.finish(lines) is None
+
+
+def test_the_audit_is_finished_once_and_judges_every_transcript_with_the_others(tmp_path: Path) -> None:
+    live, lines = finished_game(tmp_path)
+    host, other = tmp_path / "seat0.jsonl", tmp_path / "seat1.jsonl"
+    host.write_bytes(b"\n".join(lines))
+    other.write_bytes(b"\n".join([lines[0], *reversed(lines[1:])]))  # the same messages: one verdict for both
+    assert all_verified([str(host), str(other)], RULES, live)
+    assert live.finish(lines) is None  # finished once, by all_verified
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_bytes(b"\n".join([*lines[:-1], lines[-1].replace(b'"seq":', b'"seq": ', 1)]))
+    live, lines = finished_game(tmp_path / "again")
+    assert not all_verified([str(host), str(tampered)], RULES, live)

@@ -187,8 +187,8 @@ def test_a_game_finishes_under_5_percent_random_packet_loss(routed_hosts: Routed
     print(f"\nloss {LOSS:.0%}: {result.wall_s} s, {result.messages} messages; packets dropped/received per host: "
           + ", ".join(f"{d}/{r}" for d, r in zip(dropped, received, strict=True)))  # fmt: skip
     assert result.ok, f"{result}\n{table.logs()}"
-    # One full run saw a host's rule match none of its 169 packets (10 and 8 dropped at the others; 0.95^169 is
-    # 2e-4 were each packet dropped on its own draw): that the rule acts is shown by all hosts' drops together.
+    # One full run saw a host's rule match no packet (its link had carried 169 frames of every kind; 10 and 8 dropped
+    # at the others): that the rule acts is shown by all hosts' drops together.
     assert sum(dropped) > 0, f"the loss rule dropped nothing: {dropped} of {received} packets"
 
 

@@ -397,8 +397,10 @@ def run_match(
         else:
             results = table.results(timeout_s) if cheat is None else table.honest_results(timeout_s, cheat.seat)
     finally:
-        table.stop_all()
-        live.stop()
+        try:
+            table.stop_all()
+        finally:
+            live.stop()
     result = summarize(game, players, results, [str(p) for p in table.transcripts], 0.0, live=live)
     if cheat is not None and evil_name is not None:
         cheat = replace(cheat, seat=seat_of_process(results, evil_name, cheat.seat))

@@ -5,6 +5,7 @@ import os
 import random
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -74,14 +75,26 @@ def finished_game(tmp_path: Path) -> tuple[LiveAudit, list[bytes]]:
     return live, lines
 
 
-def test_a_transcript_that_does_not_begin_with_what_was_read_is_left_to_the_whole_audit(tmp_path: Path) -> None:
-    live, lines = finished_game(tmp_path)
-    swapped = [lines[0], lines[2], lines[1], *lines[3:]]
-    assert live.finish(swapped) is None
-    assert live.finish(lines[:-1]) is None  # shorter than what the store showed
-    header = lines[0].replace(b'"bob"', b'"cy"')
+def swapped(lines: list[bytes]) -> list[bytes]:
+    return [lines[0], lines[2], lines[1], *lines[3:]]
+
+
+def shortened(lines: list[bytes]) -> list[bytes]:
+    return lines[:-1]  # shorter than what the store showed
+
+
+def reheaded(lines: list[bytes]) -> list[bytes]:
+    header = lines[0].replace(b'"bob"', b'"cy"')  # another game's header
     assert header != lines[0]
-    assert live.finish([header, *lines[1:]]) is None  # another game's header
+    return [header, *lines[1:]]
+
+
+@pytest.mark.parametrize("change", [swapped, shortened, reheaded], ids=lambda change: change.__name__)
+def test_a_transcript_that_does_not_begin_with_what_was_read_is_left_to_the_whole_audit(
+    tmp_path: Path, change: Callable[[list[bytes]], list[bytes]]
+) -> None:
+    live, lines = finished_game(tmp_path)
+    assert live.finish(change(lines)) is None
 
 
 def test_a_tampered_tail_is_caught_as_the_whole_audit_catches_it(tmp_path: Path) -> None:

@@ -71,6 +71,7 @@ class Auditor:
     def __init__(self, setup: GameSetup, rules: AnyRules) -> None:
         self.setup = setup
         self.messages = 0
+        self._session_id = setup.session_id
         self._observer = Session(setup, None, None, MemoryStore(), rules=rules)
         self._altered = False
 
@@ -81,7 +82,7 @@ class Auditor:
         self.messages += 1
         if self._altered or self._observer.fault is not None:
             return
-        if _belongs_elsewhere(raw, self.setup):
+        if _belongs_elsewhere(raw, self._session_id):
             self._altered = True
             return
         self._observer.receive(raw)
@@ -96,8 +97,8 @@ class Auditor:
         )
 
 
-def _belongs_elsewhere(raw: bytes, setup: GameSetup) -> bool:
+def _belongs_elsewhere(raw: bytes, session_id: bytes) -> bool:
     try:
-        return open_envelope(raw).session != setup.session_id
+        return open_envelope(raw).session != session_id
     except MalformedInput:
         return False

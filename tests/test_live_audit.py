@@ -68,11 +68,16 @@ def finished_game(tmp_path: Path) -> tuple[LiveAudit, list[bytes]]:
     table = table_of(store)
     table.run()
     store.close()
+    lines = table.sessions[0].transcript()
+    return read_whole(folder, len(lines) - 1), lines
+
+
+def read_whole(folder: Path, messages: int) -> LiveAudit:
+    """A live audit started on the store under `folder`, once it has read its `messages` messages."""
     live = LiveAudit(folder, RULES)
     live.start()
-    lines = table.sessions[0].transcript()
-    wait_for(lambda: len(live.fed) == len(lines) - 1, WAIT_S, "the live audit to read the store")
-    return live, lines
+    wait_for(lambda: len(live.fed) == messages, WAIT_S, "the live audit to read the store")
+    return live
 
 
 def swapped(lines: list[bytes]) -> list[bytes]:
@@ -191,5 +196,6 @@ def test_the_audit_is_finished_once_and_judges_every_transcript_with_the_others(
     assert live.finish(lines) is None  # finished once, by all_verified
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_bytes(b"\n".join([*lines[:-1], lines[-1].replace(b'"seq":', b'"seq": ', 1)]))
-    live, lines = finished_game(tmp_path / "again")
+    live = read_whole(tmp_path / "p2pfish", len(lines) - 1)  # the same game's store, followed again
     assert not all_verified([str(host), str(tampered)], RULES, live)
+    assert live.finish(lines) is None  # the host's transcript was judged by it

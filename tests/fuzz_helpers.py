@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from campaign import examples
+from campaign import examples, pick
 from conformance_helpers import random_table
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -300,7 +300,7 @@ def mutated_json(draw: st.DrawFn, value: Json, pool: tuple[Json, ...] = (), raw:
             elif isinstance(item, list):
                 places.extend((item, index) for index in range(len(item)))
                 stack.extend(item)
-        container, key = draw(st.sampled_from(places))
+        container, key = pick(draw, places)
         current = container[key]
         kinds = [m for m in MUTATIONS if (raw or m != "raw") and (pool or m != "swap")]
         kind = draw(st.sampled_from(kinds))
@@ -325,7 +325,7 @@ def mutated_json(draw: st.DrawFn, value: Json, pool: tuple[Json, ...] = (), raw:
             else:
                 container[key] = [current, draw(json_values(2))]
         elif kind == "swap":
-            container[key] = copy.deepcopy(draw(st.sampled_from(pool)))
+            container[key] = copy.deepcopy(pick(draw, pool))
         elif kind == "raw":
             container[key] = draw(raw_token())
         else:  # "big": a value that makes the message longer than the size limit

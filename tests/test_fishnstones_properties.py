@@ -90,7 +90,7 @@ def choose(
         if request.count == 1:
             return None, Chance((pick(data, request.pool),))
         pool = list(request.pool)
-        drawn = [pool.pop(data.draw(st.integers(0, len(pool) - 1))) for _ in range(request.count)]
+        drawn = [pool.pop(pick(data, range(len(pool)))) for _ in range(request.count)]
         return None, Chance(tuple(drawn))
     seat = pick(data, RULES.to_act(state))
     if choose_bait is not None and state.phase == "bait":

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from campaign import pick, some
 from fuzz_helpers import (
     COUNTS,
     GAMES,
@@ -201,7 +202,7 @@ def test_open_envelope_on_arbitrary_bytes(raw: bytes) -> None:
 def test_open_envelope_on_byte_mutations_of_real_messages(data: st.DataObject) -> None:
     count("1 open_envelope: byte mutations")
     corpus = all_messages()
-    raw = data.draw(mutated_bytes(data.draw(st.sampled_from(corpus)), corpus[:50]))
+    raw = data.draw(mutated_bytes(pick(data, corpus), corpus[:50]))
     no_forgery(open_or_none(raw))
 
 
@@ -210,7 +211,7 @@ def test_open_envelope_on_byte_mutations_of_real_messages(data: st.DataObject) -
 def test_open_envelope_on_json_mutations_of_real_messages(data: st.DataObject) -> None:
     count("1 open_envelope: JSON mutations")
     corpus = all_messages()
-    original = json.loads(data.draw(st.sampled_from(corpus)))
+    original = json.loads(pick(data, corpus))
     value = data.draw(mutated_json(original, message_pool(), raw=True))
     raw, exact = data.draw(serialised(value))
     envelope = open_or_none(raw)
@@ -256,7 +257,7 @@ def test_decode_action_on_any_json(game: str, wire: Json) -> None:
 @given(data=st.data())
 def test_decode_action_on_mutated_wire_forms(game: str, data: st.DataObject) -> None:
     count(f"2 decode_action: mutated wire forms ({game})")
-    wire = data.draw(mutated_json(data.draw(st.sampled_from(action_corpus(game))), action_pool(game)))
+    wire = data.draw(mutated_json(pick(data, action_corpus(game)), action_pool(game)))
     decode_or_none(game, wire)
 
 
@@ -342,7 +343,7 @@ def judge(point: Point, victim: Session, raw: bytes, via: int | None) -> str:
 
 
 def point_of(data: st.DataObject, game: str) -> Point:
-    return data.draw(st.sampled_from(points(game)), label="point")
+    return pick(data, points(game))
 
 
 def via_of(data: st.DataObject, point: Point) -> int | None:
@@ -365,7 +366,7 @@ def identity(point: Point, seat: int) -> Identity:
 def garbage(draw: st.DrawFn, point: Point) -> bytes:
     """Bytes no signature of this game vouches for (or, by chance, a real message)."""
     corpus = point.corpus
-    original = draw(st.sampled_from(corpus))
+    original = pick(draw, corpus)
     envelope = open_envelope(original)
     kind = draw(st.sampled_from(["bytes", "mutated", "json", "another game", "no such seat", "wrong key"]))
     if kind == "bytes":
@@ -403,7 +404,7 @@ def test_session_on_unsigned_garbage(game: str, data: st.DataObject) -> None:
 def test_session_on_replays_of_real_messages(game: str, data: st.DataObject) -> None:
     count(f"3 session: replays ({game})")
     point = point_of(data, game)
-    raw = data.draw(st.sampled_from(point.coming + point.accepted), label="message")
+    raw = pick(data, point.coming + point.accepted)
     assert delivered(data, point, raw)[1] == "replay"
     event(f"{point.label}: {'early' if raw in point.coming else 'again'}")
 
@@ -430,16 +431,16 @@ def forged_body(draw: st.DrawFn, point: Point, author: int) -> dict[str, Json]:
     turn = point.base.turn
     moves = point.moves.get(author)
     if moves and draw(st.integers(0, 3)) == 0:
-        return bodies.act(turn, draw(st.sampled_from(moves)))
+        return bodies.act(turn, pick(draw, moves))
     kind = draw(st.sampled_from(["mutated", "mutated", "act", "act", "turn message", "stop", "chat"]))
     if kind == "mutated":
         own = point.by_author[author] or point.corpus
-        real = open_envelope(draw(st.sampled_from(own))).body
+        real = open_envelope(pick(draw, own)).body
         mutated = draw(mutated_json(real, point.pool))
         return mutated if isinstance(mutated, dict) else {"type": "act", "turn": turn, "action": mutated}
     turns = st.sampled_from([turn, turn, turn, turn, turn, turn + 1, turn - 1, 0]) | INTS
     if kind == "act":
-        action: Json = draw(st.sampled_from(moves or action_corpus(point.game)))
+        action: Json = pick(draw, moves or action_corpus(point.game))
         if draw(st.booleans()):
             action = draw(mutated_json(action, action_pool(point.game)))
         body: dict[str, Json] = {"type": "act", "turn": draw(turns), "action": action}
@@ -447,7 +448,7 @@ def forged_body(draw: st.DrawFn, point: Point, author: int) -> dict[str, Json]:
             body["nonce"] = draw(st.sampled_from(["00" * 32, "ab" * 32]) | json_values(2))
         if draw(st.booleans()):
             keys: list[Json] = ["01" * 32, "ff" * 32, "00" * 32]
-            body["card_keys"] = draw(st.lists(st.sampled_from(keys), max_size=3))
+            body["card_keys"] = some(draw, keys, 3)
         return body
     if kind == "turn message":
         return {
@@ -514,8 +515,8 @@ def test_session_on_moves_signed_by_the_seat_due(game: str, data: st.DataObject)
     """A seat due to decide signs one of the moves open to it (not the one it will make): the victim
     takes it as that seat's move, exactly as the rules apply it, unless it lacks what opens a secret."""
     count(f"3 session: legal moves ({game})")
-    point, author = data.draw(st.sampled_from([(p, seat) for p in points(game) for seat in sorted(p.moves)]))
-    move = data.draw(st.sampled_from(point.moves[author]), label="move")
+    point, author = pick(data, [(p, seat) for p in points(game) for seat in sorted(p.moves)])
+    move = pick(data, point.moves[author])
     own_next, own_head = point.heads[author]
     body = bodies.act(point.base.turn, move)
     raw = seal(identity(point, author), point.setup.session_id, author, seq=own_next, prev=own_head, body=body).raw
@@ -575,7 +576,7 @@ def frames(draw: st.DrawFn, point: Point) -> list[bytes]:
 @given(data=st.data())
 def test_peer_runner_on_random_frames(data: st.DataObject) -> None:
     count("4 peer runner: frames")
-    point = data.draw(st.sampled_from(points("fishnstones")))
+    point = pick(data, points("fishnstones"))
     session = clone(point.base)
     mesh = RecordingTransport(point.others())
     clock = [100.0]

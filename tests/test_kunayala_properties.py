@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from campaign import examples, pick
+from campaign import examples, pick, some
 from conformance_helpers import applied_purely, snapshot, start_options, strings_in
 from hypothesis import event, given
 from hypothesis import strategies as st
@@ -249,7 +249,7 @@ def test_legal_actions_match_an_independent_reading_of_the_rules(setup: Setup, d
             expected = expected_turn_actions(view, seat)
             assert set(legal) == expected
             refused = refusable(view, seat, expected)
-            for move in data.draw(st.lists(st.sampled_from(refused), max_size=4)) if refused else []:
+            for move in some(data, refused, 4):
                 unchanged = snapshot(state)
                 try:
                     RULES.apply(state, seat, move)
@@ -267,7 +267,7 @@ def test_legal_actions_match_an_independent_reading_of_the_rules(setup: Setup, d
             assert state.phase == REVEAL
             assert RULES.reveal_due(state, seat)
             assert legal == [RevealCard("colours", seat, str(before.known[seat][card_name("colours", seat)]))]
-        for offered in data.draw(st.lists(st.sampled_from(legal), max_size=3)):
+        for offered in some(data, legal, 3):
             RULES.apply(state, seat, offered)  # never raises for an offered action
 
     play(data, setup, on_step=check)

@@ -201,18 +201,39 @@ def witnessed_decisions(rules: AnyRules, players: int, seed: int, witness: Calla
 def strings_of(value: object) -> set[str]:
     """Every string held in a value: in its dataclass fields, tuples, lists, sets and mapping values."""
     found: set[str] = set()
-    pending = [value]
+    pending: list[Any] = [value]
     while pending:
         item = pending.pop()
-        if isinstance(item, str):
+        parts = _PARTS.get(type(item))
+        if parts is None:
+            parts = _PARTS[type(item)] = _parts_of(type(item))
+        if parts is _STRING:
             found.add(item)
-        elif isinstance(item, list | tuple | set | frozenset):
+        elif parts is _ITEMS:
             pending.extend(item)
-        elif isinstance(item, Mapping):
+        elif parts is _VALUES:
             pending.extend(item.values())
-        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
-            pending.extend(getattr(item, name) for name in item.__dataclass_fields__)
+        else:
+            pending.extend(getattr(item, name) for name in parts)
     return found
+
+
+_STRING, _ITEMS, _VALUES = ("",), ("*",), ("**",)
+_PARTS: dict[type, tuple[str, ...]] = {}
+"""How strings_of looks into a value of each type, found once per type (a view holds thousands of values): a
+string, items, mapping values, or the names of a dataclass's fields (none: nothing to look into)."""
+
+
+def _parts_of(kind: type) -> tuple[str, ...]:
+    if issubclass(kind, str):
+        return _STRING
+    if issubclass(kind, list | tuple | set | frozenset):
+        return _ITEMS
+    if issubclass(kind, Mapping):
+        return _VALUES
+    if dataclasses.is_dataclass(kind):
+        return tuple(kind.__dataclass_fields__)
+    return ()
 
 
 def strings_in(wire: Json) -> set[str]:

@@ -31,6 +31,8 @@ from p2pfish.games.kunayala.rules import (
     State,
     View,
     deck_labels,
+    place_other,
+    place_own,
 )
 
 SETTINGS = examples(10)
@@ -279,7 +281,7 @@ def refusable(view: View, seat: int, expected: set[Action]) -> list[Action]:
     for target in range(view.players):
         for x, y in window(tops(view, target)):
             for slot in range(4):
-                candidates.append(PlaceOwn(slot, x, y) if target == seat else PlaceOther(slot, target, x, y))
+                candidates.append(place_own(slot, x, y) if target == seat else place_other(slot, target, x, y))
     return [move for move in candidates if move not in expected]
 
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, reject, settings
 from hypothesis import strategies as st
 
 T = TypeVar("T")
@@ -43,7 +43,10 @@ def pick(data: st.DataObject | st.DrawFn, options: Sequence[T]) -> T:
     hypothesis keeps each strategy it builds with its options (one built per step held every game's actions to
     the end of the run, for the garbage collector to go through again and again); and each `data.draw` copies
     the state of Python's `random` twice, to warn of strategies that use it. In a test, the draws are a
-    per-example `st.randoms()` generator's (about 25 µs a draw here, against 100-150 µs)."""
+    per-example `st.randoms()` generator's (about 25 µs a draw here, against 100-150 µs). No options: the example
+    is rejected, as sampled_from's would be."""
+    if not options:
+        reject()
     if isinstance(data, st.DataObject):
         return options[_generator(data).randrange(len(options))]
     return options[data(_indices(len(options)))]

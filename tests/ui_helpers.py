@@ -44,7 +44,7 @@ WIDTH = 66
 
 
 def text(parts: StyleAndTextTuples) -> str:
-    return "".join(fragment[1] for fragment in parts)
+    return "".join([fragment[1] for fragment in parts])
 
 
 def styles(parts: StyleAndTextTuples) -> set[str]:

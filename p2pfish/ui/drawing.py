@@ -2,6 +2,7 @@
 players' names shortened only as far as the width forces (never two alike), the seat a draw picked, a
 small score table, and the tie-break rows that end every recap."""
 
+import functools
 from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -10,14 +11,16 @@ from p2pfish.core.actions import Action, Chance
 from p2pfish.ui.layout import wrapped
 
 Line = list[tuple[str, str]]
+SHORT_NAMES_CACHE = 256
+"""Tables' names shortened to a width (a screen asks for the same few at every drawing)."""
 
 
 def fit(parts: Line, width: int, cut: str = "\u2026") -> Line:
     """A line padded to exactly `width` characters, or cut to it between words: a line too long keeps the
     words that fit and ends in `cut` (a word longer than half the width is cut inside)."""
-    length = sum(len(text) for _, text in parts)
+    flat = "".join([text for _, text in parts])
+    length = len(flat)
     if length > width:
-        flat = "".join(text for _, text in parts)
         keep = width - len(cut)
         space = flat.rfind(" ", 0, keep + 1)
         end = len(flat[:space].rstrip()) if space > width // 2 else keep
@@ -45,7 +48,7 @@ def trimmed(line: Line, keep: str | None = None) -> Line:
     """The line without trailing blanks (so that nothing wraps in a narrower window); a last part
     whose style starts with `keep` keeps its own blanks (a highlight padded to its cell)."""
     parts = [part for part in line if part[1]]
-    while parts and not parts[-1][1].strip():
+    while parts and parts[-1][1].isspace():
         parts.pop()
     if parts:
         style, text = parts[-1]
@@ -61,7 +64,7 @@ def as_text(rows: Sequence[Line], width: int, height: int, cut: str = "\u2026") 
     for index, row in enumerate(rows[:height]):
         if index:
             out.append(("", "\n"))
-        out.extend(trimmed(fit(row, width, cut)))
+        out.extend(trimmed(row if len("".join([text for _, text in row])) <= width else fit(row, width, cut)))
     return out
 
 
@@ -87,6 +90,7 @@ def drawn_seat(action: Action, players: int) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=SHORT_NAMES_CACHE)
 def short_names(names: tuple[str, ...], players: int, width: int, cut: str = "~") -> tuple[str, ...]:
     """Every seat's name in at most `width` characters, still telling the players apart. A name that fits
     is shown whole; a longer one keeps its start, its whole words if they fill half the width, and ends in

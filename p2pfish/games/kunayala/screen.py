@@ -348,12 +348,13 @@ def board(
     width = max(WIDTH, width)
     target, slots = selection(view, selected)
     canvas: list[Line] = [[] for _ in range(AREA)]
+    filled = [0] * AREA  # columns taken in each canvas row: every line of a school is fitted to its panel's width
     for seat, panel in sorted(zip(seat_order(view), layout(view, width), strict=True), key=lambda sp: sp[1].left):
         for offset, line in enumerate(_school(view, names, seat, panel, target=target, glyphs=glyphs)):
-            row = canvas[panel.top + offset]
-            used = sum(len(text) for _, text in row)
-            row.append(("", " " * (panel.left - used)))
-            row.extend(line)
+            row = panel.top + offset
+            canvas[row].append(("", " " * (panel.left - filled[row])))
+            canvas[row].extend(line)
+            filled[row] = max(filled[row], panel.left) + panel.width
     out: StyleAndTextTuples = []
     for index, line in enumerate([fit(_face_up(view, slots, glyphs), width, glyphs.cut), *canvas]):
         out.extend(trimmed(line, keep="class:selected"))

@@ -6,6 +6,7 @@ they start) in the environment; and one scratch folder for the whole run, where 
 (match transcripts, watched games, stranger logs: a run left 33 of them in the system's temporary folder),
 removed at the end. pytest's own tmp_path folders stay where pytest keeps them, its last three runs' included."""
 
+import gc
 import os
 import shutil
 import subprocess
@@ -26,9 +27,16 @@ SCRATCH = pytest.StashKey[tuple[Path, dict[str, str | None], str | None]]()
 """The run's scratch folder, the environment variables set for it (with their values before), and
 tempfile.tempdir before."""
 SCRATCH_ENV = ("TMPDIR", "PYTEST_DEBUG_TEMPROOT")
+FULL_COLLECTION_AFTER = 100
+"""Middle-generation collections between two full ones (Python's default: 10). A test process holds a few hundred
+thousand objects in its caches (recorded games, the bots' memos), and every full collection walks them all. In a
+whole run the four workers spent 25 s collecting garbage, 18 s of it in 62 full collections; with 100, 12 s and 4 s
+in 9."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_AFTER)
     if config.option.collectonly or "PYTEST_XDIST_WORKER" in os.environ or POOL_ENV in os.environ:
         return  # a collect-only pass plays nothing; a worker uses its controller's pool and scratch folder
     use_scratch(config)

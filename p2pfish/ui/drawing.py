@@ -18,7 +18,7 @@ SHORT_NAMES_CACHE = 256
 def fit(parts: Line, width: int, cut: str = "\u2026") -> Line:
     """A line padded to exactly `width` characters, or cut to it between words: a line too long keeps the
     words that fit and ends in `cut` (a word longer than half the width is cut inside)."""
-    flat = "".join([text for _, text in parts])
+    flat = _flat(parts)
     length = len(flat)
     if length > width:
         keep = width - len(cut)
@@ -26,6 +26,11 @@ def fit(parts: Line, width: int, cut: str = "\u2026") -> Line:
         end = len(flat[:space].rstrip()) if space > width // 2 else keep
         return fit([*_first(parts, end), ("class:dim", cut)] if end > 0 else _first(parts, width), width, cut)
     return [*parts, ("", " " * (width - length))] if length < width else list(parts)
+
+
+def _flat(parts: Line) -> str:
+    """The line's text, its styles dropped."""
+    return "".join([text for _, text in parts])
 
 
 def _first(parts: Line, count: int) -> Line:
@@ -64,7 +69,7 @@ def as_text(rows: Sequence[Line], width: int, height: int, cut: str = "\u2026") 
     for index, row in enumerate(rows[:height]):
         if index:
             out.append(("", "\n"))
-        out.extend(trimmed(row if len("".join([text for _, text in row])) <= width else fit(row, width, cut)))
+        out.extend(trimmed(row if len(_flat(row)) <= width else fit(row, width, cut)))
     return out
 
 

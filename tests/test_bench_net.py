@@ -15,7 +15,8 @@ from p2pfish.core.wire import Json
 from p2pfish.selfplay import Step, play_game
 from p2pfish.tools import bench
 from p2pfish.tools.bench.deal_game import RULES as DEAL
-from p2pfish.tools.bench.net_figures import measure_fanout, measure_raw_fanout, run_deal
+from p2pfish.tools.bench.inprocess_fanout import run_inprocess_fanout
+from p2pfish.tools.bench.net_figures import measure_fanout, measure_fanout_cpu, measure_raw_fanout, run_deal
 from p2pfish.tools.bench.relay_game import RULES, Pass, View
 
 
@@ -74,13 +75,22 @@ def test_the_fanout_runs_give_finite_positive_percentiles_and_leave_nothing_behi
         p50, p99 = measure(3, 30)
         assert math.isfinite(p50) and math.isfinite(p99)
         assert 0 < p50 <= p99
+    for mode in ("session", "raw"):
+        cpu_ms = measure_fanout_cpu(mode, 3, 30)
+        assert math.isfinite(cpu_ms) and cpu_ms > 0
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_in_process_fanout_plays_the_relay_game_to_its_end_and_times_it() -> None:
+    cpu_ms = run_inprocess_fanout(3, 30)
+    assert math.isfinite(cpu_ms) and cpu_ms > 0
 
 
 def test_every_network_figure_is_registered() -> None:
     names = ["match_fnst_4_s", "match_kingfish_5_s", "fanout_p50_ms_4", "fanout_p99_ms_4", "fanout_p50_ms_8",
              "fanout_p99_ms_8", "raw_fanout_p50_ms_8", "raw_fanout_p99_ms_8", "fanout_vs_raw_p99_8",
-             "frames_per_message_8", "kingfish_deal_5_s", "peer_rss_mb"]  # fmt: skip
+             "frames_per_message_8", "fanout_cpu_ms_8", "raw_fanout_cpu_ms_8", "fanout_inprocess_cpu_ms_8",
+             "kingfish_deal_5_s", "peer_rss_mb"]  # fmt: skip
     assert bench.select(names) == names
 
 

@@ -12,7 +12,8 @@ the number of actions. The handshake with the parent goes through files in the w
 4. the parent writes `go.json`, a CLOCK_MONOTONIC instant shortly ahead, shared by all processes
    on Linux; every peer starts then;
 5. at the end this peer writes `records-SEAT.json`: when it sent its own actions ("sent": [turn,
-   ns]) and when it applied (session) or received (raw) each action ("got": [turn, seat, ns]); a
+   ns]) and when it applied (session) or received (raw) each action ("got": [turn, seat, ns]), and the
+   processor time the whole process (every thread) spent from the start to the end of its run ("cpu_s"); a
    session peer also how many frames it queued for the others, by kind ("frames_out"), and how many
    messages it signed ("own_messages");
    a raw peer then waits for `done.json` (all records are in) before it closes its sockets.
@@ -151,11 +152,14 @@ async def run_session(config: Config, context: zmq.asyncio.Context) -> dict[str,
 
         node = PeerNode(session, mesh, PlaysBy(choose, at_once=True), on_event=on_event)
         await sleep_until_ns(go_ns)
+        cpu_at_go = time.process_time()
         await asyncio.wait_for(node.run(), config.left())
+        cpu_s = time.process_time() - cpu_at_go
         fault = session.fault
         return {
             "seat": config.seat,
             "go_ns": go_ns,
+            "cpu_s": cpu_s,
             "finished": session.finished,
             "fault": None if fault is None else fault.describe(setup.names),
             "sent": sent,
@@ -211,6 +215,7 @@ def run_raw(config: Config, process_context: zmq.asyncio.Context) -> None:
         (config.path(f"ready-{me}")).touch()
         go_ns = int(read_json(asyncio.run(wait_for_file(config, "go.json"))))
         asyncio.run(sleep_until_ns(go_ns))
+        cpu_at_go = time.process_time()
 
         sent: list[Json] = []
         got: list[Json] = []
@@ -232,7 +237,10 @@ def run_raw(config: Config, process_context: zmq.asyncio.Context) -> None:
                 turn, seat, _ = struct.unpack(RAW_ACTION_FORMAT, frames[2])
                 received.add(turn)
                 got.append([turn, seat, now])
-        records: dict[str, Json] = {"seat": me, "finished": True, "fault": None, "sent": sent, "got": got}
+        cpu_s = time.process_time() - cpu_at_go
+        records: dict[str, Json] = {
+            "seat": me, "finished": True, "fault": None, "sent": sent, "got": got, "cpu_s": cpu_s,
+        }  # fmt: skip
         write_json(config.path(f"records-{me}.json"), records)
         asyncio.run(wait_for_file(config, "done.json"))
     finally:

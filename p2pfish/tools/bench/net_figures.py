@@ -55,6 +55,9 @@ class Fanout:
     latencies_ms: tuple[float, ...]
     frames_per_message: float = 0.0
     """Message (`M`) frames every peer queued for another, per message signed (the full stack only)."""
+    cpu_ms_per_action: float = 0.0
+    """The processor time of every peer process (all its threads), from the common start to the end of its run,
+    per action played."""
 
     @property
     def p50_ms(self) -> float:
@@ -194,7 +197,7 @@ def run_session_fanout(peers: int, actions: int) -> Fanout:
     fanout = _latencies(records, peers, actions, author_applies=True)
     frames = sum(int(record["frames_out"].get("M", 0)) for record in records)
     signed = sum(int(record["own_messages"]) for record in records)
-    return Fanout(fanout.latencies_ms, round(frames / max(signed, 1), 2))
+    return Fanout(fanout.latencies_ms, round(frames / max(signed, 1), 2), _cpu_ms_per_action(records, actions))
 
 
 def run_deal(peers: int) -> float:
@@ -215,7 +218,12 @@ def run_raw_fanout(peers: int, actions: int) -> Fanout:
     # One more round after the measured actions, so that no peer is already wrapping up (writing its
     # records) while the last measured action is still on its way to the others.
     records = _Workers("raw", [{"actions": actions + peers} for _ in range(peers)]).run()
-    return _latencies(records, peers, actions, author_applies=False)
+    latencies = _latencies(records, peers, actions, author_applies=False).latencies_ms
+    return Fanout(latencies, cpu_ms_per_action=_cpu_ms_per_action(records, actions + peers))
+
+
+def _cpu_ms_per_action(records: list[dict[str, Any]], actions: int) -> float:
+    return round(sum(float(record["cpu_s"]) for record in records) * 1000 / actions, 3)
 
 
 _RUNS: dict[tuple[str, int, int], Fanout] = {}
@@ -239,6 +247,11 @@ def measure_raw_fanout(peers: int, actions: int) -> tuple[float, float]:
     """(p50, p99) in ms of the bare-pyzmq fan-out with `peers` processes over `actions` actions."""
     fanout = _cached("raw", peers, actions)
     return fanout.p50_ms, fanout.p99_ms
+
+
+def measure_fanout_cpu(mode: str, peers: int, actions: int) -> float:
+    """Processor ms per action of the `session` or `raw` fan-out run with `peers` processes over `actions` actions."""
+    return _cached(mode, peers, actions).cpu_ms_per_action
 
 
 def match_fnst_4_s() -> float:
@@ -304,6 +317,16 @@ def frames_per_message_8() -> float:
 def fanout_vs_raw_p99_8() -> float:
     """How many times the full stack's p99 is the raw pyzmq p99, both with 8 peers."""
     return round(fanout_p99_ms_8() / raw_fanout_p99_ms_8(), 2)
+
+
+def fanout_cpu_ms_8() -> float:
+    """The 8-peer fan-out's processor time per action, every peer process and thread together."""
+    return measure_fanout_cpu("session", 8, FANOUT_ACTIONS[8])
+
+
+def raw_fanout_cpu_ms_8() -> float:
+    """The same for raw pyzmq's 8 processes (the baseline, same run)."""
+    return measure_fanout_cpu("raw", 8, FANOUT_ACTIONS[8])
 
 
 DEAL_REPEATS = 3

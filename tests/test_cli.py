@@ -10,6 +10,8 @@ import pytest
 from p2pfish.cli import build_parser
 from p2pfish.core.errors import P2pfishError, UsageError
 from p2pfish.launcher import main
+from p2pfish.tools import bench
+from p2pfish.tools.bench.net_figures import FanoutFailed
 from p2pfish.tools.cli import add_tool_commands
 
 
@@ -82,6 +84,26 @@ def test_bench_json_reports_the_rules_figure(capsys: pytest.CaptureFixture[str])
     figures = json.loads(out)
     assert list(figures) == ["rules_games_per_s"]
     assert figures["rules_games_per_s"] > 0
+
+
+def test_a_figure_that_cannot_be_measured_is_named_and_the_others_still_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measure = bench.measure
+
+    def failing(name: str) -> float:
+        if name == "deck_op_ms":
+            raise FanoutFailed("peer 3 exited with status 1: log line one\nlast log line")
+        return measure(name)
+
+    monkeypatch.setattr(bench, "measure", failing)
+    code, out, err = run(capsys, "bench", "--only", "deck_op_ms,rules_apply_us", "--json")
+    assert code == 1
+    assert list(json.loads(out)) == ["rules_apply_us"]
+    assert err.splitlines() == [
+        "p2pfish bench: deck_op_ms could not be measured: FanoutFailed: peer 3 exited with status 1: log line one",
+        "  last log line",
+    ]
 
 
 def test_watch_narrates_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,18 +17,34 @@ if TYPE_CHECKING:
     from p2pfish.tools.match import MatchResult
 
 
+EXIT_FIGURE_FAILED = 1
+FAILURE_LINES_SHOWN = 20
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    """Measure the figures one after another. One that cannot be measured (a peer that failed, a timeout) is
+    named on stderr with its reason, left out of the report, and makes the exit status 1; the others still run."""
     from p2pfish.tools import bench
 
     names = bench.select(comma_list(args.only or ""))
     figures: dict[str, float] = {}
+    failed = 0
     for name in names:
-        figures[name] = bench.measure(name)
+        try:
+            figures[name] = bench.measure(name)
+        except Exception as error:  # any failure of the harness: report it, go on with the other figures
+            failed += 1
+            first, *more = str(error).splitlines() or [""]
+            print(f"p2pfish bench: {name} could not be measured: {type(error).__name__}: {printable(first)}",
+                  file=sys.stderr)  # fmt: skip
+            for line in more[-FAILURE_LINES_SHOWN:]:  # a peer's log, say: its end tells why
+                print(f"  {printable(line)}", file=sys.stderr)
+            continue
         if not args.json:
             print(f"{name:<24} {figures[name]}", flush=True)
     if args.json:
         print(json.dumps(figures))
-    return 0
+    return EXIT_FIGURE_FAILED if failed else 0
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -134,7 +150,8 @@ def add_tool_commands(command: CommandAdder) -> None:
     ladder.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     ladder.add_argument("--json", action="store_true", help="print one JSON object")
 
-    bench = command("bench", cmd_bench, "measure the speed and memory figures (never fails a build)")
+    what = "measure the speed and memory figures (judges none; exit status 1 if one cannot be measured)"
+    bench = command("bench", cmd_bench, what)
     bench.add_argument("--only", help="comma-separated figure names")
     bench.add_argument("--json", action="store_true", help="print one JSON object of figure -> value")
 

@@ -8,8 +8,8 @@ new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2> /de
 real_path() { "$1" -c 'import os, sys; print(os.path.realpath(sys.executable))'; }
 # PYTHON if set; else, on Linux, the distribution's python3 when it is 3.11 or newer: distributions build it with
 # profile-guided and link-time optimisation into one static program, where a version manager's default build
-# (pyenv's, first on PATH here) is neither; this project's tests took 22 % less time under Debian's 3.11 than under
-# pyenv's 3.11 on the same machine (2026-11-28). Else python3 on PATH.
+# (pyenv's, first on PATH here) is neither: the test command took 14-22 % less time under Debian's 3.11 than under
+# pyenv's 3.11, side by side on the same machine (2026-11-28). Else python3 on PATH.
 python="${PYTHON:-python3}"
 if [ -z "${PYTHON:-}" ] && [ "$(uname -s)" = Linux ] && [ -x /usr/bin/python3 ] && new_enough /usr/bin/python3; then
     python=/usr/bin/python3

@@ -13,8 +13,7 @@ real_path() { "$1" -c 'import os, sys; print(os.path.realpath(sys.executable))';
 python="${PYTHON:-python3}"
 if [ -z "${PYTHON:-}" ] && [ "$(uname -s)" = Linux ] && [ -x /usr/bin/python3 ] && new_enough /usr/bin/python3; then
     python=/usr/bin/python3
-fi
-if ! new_enough "$python"; then
+elif ! new_enough "$python"; then
     echo "p2pfish needs Python 3.11 or newer (set PYTHON=/path/to/python3.11)" >&2
     exit 2
 fi

@@ -22,9 +22,13 @@ if [ -n "${PYTHON:-}" ] && [ -x "$venv/bin/python" ] && [ "$(readlink -f "$venv/
     rm -rf "$venv"
 fi
 pip_wheel() {
-    # The pip wheel this Python ships for ensurepip, if it has one (run from where it lies, it needs no install).
-    "$python" -c 'import ensurepip, pathlib
-print(next(pathlib.Path(ensurepip.__file__).parent.glob("_bundled/pip-*.whl"), ""))' 2> /dev/null || true
+    # The pip wheel this Python ships for ensurepip, if it has one (run from where it lies, it needs no install):
+    # beside ensurepip, or where the distribution keeps it (Debian: WHEEL_PKG_DIR, /usr/share/python-wheels).
+    "$python" -c 'import ensurepip, pathlib, sysconfig
+folders = [pathlib.Path(ensurepip.__file__).parent / "_bundled"]
+if sysconfig.get_config_var("WHEEL_PKG_DIR"):
+    folders.append(pathlib.Path(sysconfig.get_config_var("WHEEL_PKG_DIR")))
+print(next((wheel for folder in folders for wheel in sorted(folder.glob("pip-*.whl"))), ""))' 2> /dev/null || true
 }
 venv_pip() {
     # pip for the venv: its own, else the shipped wheel, else one installed into it by ensurepip.

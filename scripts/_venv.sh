@@ -7,8 +7,8 @@ extra="${1:-}"
 new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2> /dev/null; }
 real_path() { "$1" -c 'import os, sys; print(os.path.realpath(sys.executable))'; }
 # PYTHON if set; else, on Linux, the distribution's python3 when it is 3.11 or newer: distributions build it with
-# profile-guided and link-time optimisation into one static program, where a version manager's default build
-# (pyenv's, first on PATH here) is neither: the test command took 14-22 % less time under Debian's 3.11 than under
+# profile-guided and link-time optimisation (Debian: into one static program), where a version manager's default build
+# (pyenv's, first on PATH here) is neither: the test command took 13-22 % less time under Debian's 3.11 than under
 # pyenv's 3.11, side by side on the same machine (2026-11-28). Else python3 on PATH.
 python="${PYTHON:-python3}"
 if [ -z "${PYTHON:-}" ] && [ "$(uname -s)" = Linux ] && [ -x /usr/bin/python3 ] && new_enough /usr/bin/python3; then

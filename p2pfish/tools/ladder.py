@@ -49,17 +49,17 @@ class GameRecord:
 
 
 class Timed:
-    """A Player that times its inner player's decisions."""
+    """A Player that times its inner player's choices. Every decision reaches the inner player, a single legal
+    action too, as at a real table: a bot's memory of the game (a Kuna Yala search bot's reading) sees every view."""
 
     def __init__(self, kind: str, inner: Player, sink: list[tuple[str, float]]) -> None:
         self._kind, self._inner, self._sink = kind, inner, sink
 
     def choose(self, view: Any, legal: list[Action]) -> Action:
-        if len(legal) == 1:
-            return legal[0]
         started = time.perf_counter()
         action = self._inner.choose(view, legal)
-        self._sink.append((self._kind, time.perf_counter() - started))
+        if len(legal) > 1:
+            self._sink.append((self._kind, time.perf_counter() - started))
         return action
 
 

@@ -17,7 +17,7 @@ from p2pfish.core.player import Decision, PlaysBy
 from p2pfish.games.kunayala.disguise import colour_chances
 from p2pfish.games.registry import game_of, make_bot
 from p2pfish.selfplay import play_game
-from p2pfish.tools.spy import measure_secret_spy, measure_spy
+from p2pfish.tools.spy import ColourSpy, measure_secret_spy, measure_spy
 
 
 def test_no_secret_choice_is_likelier_than_blind_plus_the_margin() -> None:
@@ -111,6 +111,18 @@ def test_the_kuna_yala_bots_are_disguised_and_the_random_one_needs_no_disguise()
 def test_a_disguised_bot_plays_each_turn_as_one_colour_drawn_for_it() -> None:
     """An inner bot that shows its colour outright (it plays the colour it is told): through the disguise, each
     turn shows a colour drawn for that turn, the bot's own only at the Kuna Yala chances."""
+    disguise, bot = colour_showing_bot(set(), 4)
+    colours = list(disguise.values)
+    legal: Any = colours
+    turns = [[bot.choose({"colour": "red", "turn": turn}, legal) for _ in range(2)] for turn in range(3000)]
+    assert all(first == second for first, second in turns), "a turn's decisions are played as one colour"
+    counts: Counter[Any] = Counter(first for first, _ in turns)
+    assert counts["red"] / 3000 == pytest.approx(0.3, abs=0.03)
+    assert min(counts[c] for c in colours[1:]) / 3000 == pytest.approx(0.7 / 3, abs=0.03)
+
+
+def colour_showing_bot(last_turns: set[int], seed: int) -> tuple[Disguise, Disguised]:
+    """A disguised bot that plays the colour it is told, and on a turn in `last_turns` its true colour outright."""
     colours = ("red", "yellow", "green", "blue")
     disguise = Disguise(
         secret=lambda view: view["colour"],
@@ -119,14 +131,34 @@ def test_a_disguised_bot_plays_each_turn_as_one_colour_drawn_for_it() -> None:
         chances=lambda view, own: {c: 0.3 if c == own else 0.7 / 3 for c in colours},
         period=lambda view: view["turn"],
     )
-    shown: Any = PlaysBy(lambda view, legal: view["colour"])
-    bot = Disguised(shown, disguise, random.Random(4))
-    legal: Any = list(colours)
-    turns = [[bot.choose({"colour": "red", "turn": turn}, legal) for _ in range(2)] for turn in range(3000)]
-    assert all(first == second for first, second in turns), "a turn's decisions are played as one colour"
-    counts: Counter[Any] = Counter(first for first, _ in turns)
-    assert counts["red"] / 3000 == pytest.approx(0.3, abs=0.03)
-    assert min(counts[c] for c in colours[1:]) / 3000 == pytest.approx(0.7 / 3, abs=0.03)
+    last: Any = lambda view, legal: view["colour"] if view["turn"] in last_turns else None  # noqa: E731
+    return disguise, Disguised(ShowsColour(), disguise, random.Random(seed), last)
+
+
+class ShowsColour:
+    """Plays the colour its view shows (a copy of it, as the spy makes one, draws from a generator of its own)."""
+
+    def __init__(self) -> None:
+        self._rng = random.Random(0)
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        return view["colour"]
+
+
+def test_a_disguised_bots_last_turn_shows_its_colour_and_the_spy_reads_it_so() -> None:
+    """Whatever the five disguised turns before showed (a spy blind to the last turn's nature names another colour
+    in about one game of five), the last turn names the colour."""
+    for seed in range(20):
+        disguise, bot = colour_showing_bot({5}, seed)
+        spy = ColourSpy(bot, disguise, random.Random(1))
+        legal: Any = list(disguise.values)
+        moves: list[Any] = []
+        for turn in range(6):
+            view = {"colour": "green", "turn": turn}
+            moves.append(bot.choose(view, legal))
+            spy.saw(view, legal, moves[-1])
+        assert moves[-1] == "green", "the last turn is played for the true colour"
+        assert spy.guess(["red", "yellow", "green"]) == "green"
 
 
 def test_the_kuna_yala_disguise_favours_the_own_colour_by_its_share_only() -> None:

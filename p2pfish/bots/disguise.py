@@ -6,6 +6,10 @@ would have with another value of it, and the chances with which a period of play
 secret were each value. A Disguised bot draws that value afresh each period and lets the bot inside play on the
 view made with it. Whatever an observer computes from a period's moves, their likelihoods under two values of the
 secret differ at most by the ratio of those values' chances, however revealing the bot inside is.
+
+One period is the exception, where the game gives a `last_turn`: a period after which the game surely ends. The
+secret is revealed as it ends, and no other seat makes a choice that counts in between, so what that period shows
+can no longer be used against the seat; a disguised search bot plays it exactly for its true secret.
 """
 
 import random
@@ -31,11 +35,19 @@ class Disguise:
     """Which period of play a view is in: one value is drawn for each (a turn's decisions belong together)."""
 
 
-class Disguised:
-    """A Player that plays each period through `inner` as if its secret were the value drawn for that period."""
+LastTurn = Callable[[Any, Sequence[Action]], Action | None]
+"""The exact best action, for the seat's true secret, of a period after which the game surely ends (the secret is
+then revealed, so nothing the period shows can be used against the seat), else None."""
 
-    def __init__(self, inner: Player, disguise: Disguise, rng: random.Random) -> None:
-        self.inner, self.disguise, self._rng = inner, disguise, rng
+
+class Disguised:
+    """A Player that plays each period through `inner` as if its secret were the value drawn for that period; with
+    `last_turn`, a period that ends the game by its exact play for the true secret instead."""
+
+    def __init__(
+        self, inner: Player, disguise: Disguise, rng: random.Random, last_turn: LastTurn | None = None
+    ) -> None:
+        self.inner, self.disguise, self._rng, self.last_turn = inner, disguise, rng, last_turn
         self._drawn: tuple[Hashable, object] | None = None
         """The period being played and the value it is played as."""
 
@@ -43,6 +55,8 @@ class Disguised:
         secret = self.disguise.secret(view)
         if len(legal) == 1 or secret is None:
             return self.inner.choose(view, legal)
+        if self.last_turn is not None and (last := self.last_turn(view, legal)) is not None:
+            return last
         return self.inner.choose(self.disguise.as_if(view, self.played_as(view, secret)), legal)
 
     def played_as(self, view: Any, secret: object) -> object:

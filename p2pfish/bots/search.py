@@ -110,6 +110,10 @@ class Sampler:
     default: Callable[[Any, Sequence[Action]], int | None] | None = None
     """The index of the action the search keeps unless another is clearly better (None, or returning None: the
     playout policy's own choice at this seat)."""
+    last_turn: Callable[[Any, Sequence[Action]], Action | None] | None = None
+    """For a game whose bots disguise a dealt secret (p2pfish/bots/disguise.py): the exact best action, for the
+    seat's true secret, of a turn after which the game surely ends and the secret is revealed, else None. A
+    disguised search bot plays it undisguised (nothing it shows can be used any more)."""
 
 
 Horizon = Callable[[Any, World], tuple[float, ...] | None]

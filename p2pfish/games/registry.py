@@ -56,17 +56,21 @@ def kit_for(game_id: str) -> "GameUi":
 def make_bot(kind: str, game_id: str, rng: random.Random, *, budget: Budget = DEFAULT_BUDGET) -> Player:
     """A bot of `kind` for `game_id`, drawing its own random choices (if any) from `rng`; a search bot searches
     each move within `budget`. Where the game has a dealt secret that moves give away, the greedy and search bots
-    are disguised (p2pfish/bots/disguise.py); a random bot's moves show nothing of it."""
+    are disguised (p2pfish/bots/disguise.py), the search bot but for a turn that surely ends the game, which it plays
+    exactly for its true secret (its sampler's `last_turn`); a random bot's moves show nothing of it."""
     game = game_of(game_id)
     bot: Player
+    last_turn = None
     if kind == "random":
         sampler = game.sampler()
         return RandomBot(rng, sampler.secret, sampler.hidden)
     if kind == "search":
-        bot = SearchBot(game.rules, game.sampler(), game.greedy, rng, budget)
+        sampler = game.sampler()
+        bot = SearchBot(game.rules, sampler, game.greedy, rng, budget)
+        last_turn = sampler.last_turn
     elif kind == "greedy":
         bot = game.greedy(rng)
     else:
         raise MalformedInput(f"no {kind!r} bot for {game_id} (bots: {', '.join(BOT_KINDS)})")
     disguise = game.disguise()
-    return bot if disguise is None else Disguised(bot, disguise, rng)
+    return bot if disguise is None else Disguised(bot, disguise, rng, last_turn)

@@ -142,11 +142,14 @@ class SecretSpyTally(SpyTally):
 class ColourSpy:
     """Watches one disguised (or plain) bot's moves and keeps the log-likelihood of each value of its dealt secret:
     a period's moves (a turn's) are played as one drawn value, so the spy sums, over the values `drawn` the period
-    may have been played as, their chances times the likelihood of its moves under each."""
+    may have been played as, their chances times the likelihood of its moves under each. A disguised search bot's
+    last turn (p2pfish/bots/disguise.py) is played for its true value, and the spy reads it so."""
 
     def __init__(self, bot: Player, disguise: Disguise, rng: random.Random) -> None:
         self._inner = bot.inner if isinstance(bot, Disguised) else bot
         self._disguised = isinstance(bot, Disguised)
+        self._last_turn = bot.last_turn if isinstance(bot, Disguised) else None
+        """A disguised search bot's exact play of a turn that ends the game: for its true colour, shown as it is."""
         self._disguise, self._rng = disguise, rng
         self._past = {value: 0.0 for value in disguise.values}
         self._period: Hashable = None
@@ -172,20 +175,26 @@ class ColourSpy:
         return best[self._rng.randrange(len(best))]
 
     def saw(self, view: Any, legal: Sequence[Action], action: Action) -> None:
+        last = self._last_turn is not None and self._last_turn(view, legal) is not None
         period = self._disguise.period(view)
         if period != self._period:
             self._past, self._period = self._fold(), period
             self._moves = {value: 0.0 for value in self._disguise.values}
             self._chances = {
                 secret: self._disguise.chances(view, secret)
-                if self._disguised
+                if self._disguised and not last
                 else {v: float(v == secret) for v in self._disguise.values}
                 for secret in self._disguise.values
             }
         index = legal.index(action)
         seed = self._rng.getrandbits(64)  # the same for every value: a bot blind to the secret shows nothing of it
         for value in self._disguise.values:
-            chances = move_chances(self._inner, self._disguise.as_if(view, value), legal, random.Random(seed))
+            as_if = self._disguise.as_if(view, value)
+            if last and self._last_turn is not None:
+                played = self._last_turn(as_if, legal)
+                chances = [1.0 if a == played else COLOUR_SPY_FLOOR for a in legal]
+            else:
+                chances = move_chances(self._inner, as_if, legal, random.Random(seed))
             self._moves[value] += math.log(chances[index])
 
 

@@ -1,8 +1,7 @@
 """Kuna Yala determinizer for the search bot: a full state consistent with one seat's view.
 
 The draws are public, so what the seat does not see is the other seats' colour tiles and the cards no view shows
-any more: those under sharks (fish) and octopuses (a coral, then octopuses), and the fish turned to bones. Those
-are drawn from the cards not in sight, of the right kind; the rest form the stacks' pool.
+any more (drawn by board.py).
 
 Colours. The bot plays each turn as if its colour were one drawn for the turn (disguise.py): the colour a view
 shows is the seat's own only at the disguise's chance, so a world gives the seat each colour as likely as it is
@@ -15,12 +14,13 @@ A playout stops after a turn of every seat and is judged by the scores then, the
 still run (`_race`), and the seat with strictly the most corals credited with its share of the octopuses still to
 come, as the greedy bot counts it (`_octopuses_to_come`): without it a playout saw a coral as worth nothing unless
 an octopus came up within the turn (and at 48 playouts a move the search won fewer games than at 24).
+
+A turn that surely ends the game is not searched but played exactly for the seat's own colour (endgame.py).
 """
 
 import itertools
 import math
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Final
@@ -29,26 +29,20 @@ from p2pfish.bots.search import Sampler, World
 from p2pfish.core.actions import Action, card_name
 from p2pfish.core.player import Player
 from p2pfish.core.wire import Scalar
+from p2pfish.games.kunayala.board import board
 from p2pfish.games.kunayala.disguise import FULL_STACKS, colour_chances
+from p2pfish.games.kunayala.endgame import last_turn
 from p2pfish.games.kunayala.greedy import LEAD_WEIGHT, GreedyKunaYala
 from p2pfish.games.kunayala.rules import (
-    BONES,
     COLOUR_DECK,
-    CORAL,
-    FISH,
     FISH_COLOURS,
     MAJORITY_BONUS,
     OCTOPUS,
-    OTHER,
-    PLACE_OCTOPUS,
-    SHARK,
-    Cell,
     State,
     Tally,
     View,
     card,
     coral_leader,
-    deck_labels,
     school_view,
     score,
     tally,
@@ -64,58 +58,7 @@ spent, RACE_SPREAD more with them full."""
 def sample(view: Any, rng: random.Random, reading: list[dict[str, float]] | None = None) -> World:
     """A world for `view`; `reading`: each seat's colour weights (None: all alike)."""
     assert isinstance(view, View)
-    visible = Counter(label for label in view.face_up if label is not None)
-    visible.update(view.discards)
-    if view.octopus is not None:
-        visible[view.octopus] += 1
-    visible.update(cell.top for school in view.schools for cell in school if cell.top != BONES)
-    hidden: dict[str, list[str]] = {}
-    for label in deck_labels(view.options):
-        if visible[label] > 0:
-            visible[label] -= 1
-        else:
-            hidden.setdefault(card(label).kind, []).append(label)
-    for labels in hidden.values():
-        rng.shuffle(labels)
-
-    def take(kind: str) -> str:
-        pool = hidden.get(kind) or next(labels for labels in hidden.values() if labels)
-        return pool.pop()
-
-    schools = []
-    for school in view.schools:
-        cells = []
-        for cell in school:
-            if cell.top == BONES:
-                cells.append(Cell(cell.x, cell.y, (take(FISH),), bones=True))
-            elif cell.height == 1:
-                cells.append(Cell(cell.x, cell.y, (cell.top,)))
-            elif card(cell.top).kind == SHARK:
-                cells.append(Cell(cell.x, cell.y, (take(FISH), cell.top)))
-            else:
-                under = (take(CORAL), *(take(OCTOPUS) for _ in range(cell.height - 2)))
-                cells.append(Cell(cell.x, cell.y, (*under, cell.top)))
-        schools.append(tuple(cells))
-    unseen = tuple(label for labels in hidden.values() for label in labels)
-    empty = tuple(slot for slot, label in enumerate(view.face_up) if label is None)
-    state = State(
-        players=view.players,
-        options=view.options,
-        phase=view.phase,
-        dealt=view.players,
-        start=view.start,
-        current=view.current,
-        turns=view.turns,
-        stacks=view.stacks,
-        unseen=tuple(sorted(unseen)),
-        face_up=view.face_up,
-        refills=empty if view.phase == PLACE_OCTOPUS else (),
-        own_slot=empty[0] if view.phase == OTHER and empty else None,
-        octopus=view.octopus,
-        schools=tuple(schools),
-        discards=view.discards,
-        colours=view.colours,
-    )
+    state = board(view, rng)
     even = [dict.fromkeys(FISH_COLOURS, 1.0)] * view.players
     colours = _colours(view, rng, even if reading is None else reading)
     known: list[dict[str, Scalar]] = [{card_name(COLOUR_DECK, s): colours[s]} for s in range(view.players)]
@@ -219,6 +162,12 @@ HORIZON_SCALE: Final = 5.0
 
 
 SAMPLER = Sampler(
-    sample, horizon=_horizon, horizon_scale=HORIZON_SCALE, prior=_prior, default=_default, prepare=prepare
+    sample,
+    horizon=_horizon,
+    horizon_scale=HORIZON_SCALE,
+    prior=_prior,
+    default=_default,
+    prepare=prepare,
+    last_turn=last_turn,
 )
 """This game's determinizer, for its registry entry."""

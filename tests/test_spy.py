@@ -131,7 +131,7 @@ def colour_showing_bot(last_turns: set[int], seed: int) -> tuple[Disguise, Disgu
         chances=lambda view, own: {c: 0.3 if c == own else 0.7 / 3 for c in colours},
         period=lambda view: view["turn"],
     )
-    last: Any = lambda view, legal: view["colour"] if view["turn"] in last_turns else None  # noqa: E731
+    last: Any = lambda view, legal: view["colour"] if view["turn"] in last_turns and "octopus" not in view else None  # noqa: E731
     return disguise, Disguised(ShowsColour(), disguise, random.Random(seed), last)
 
 
@@ -145,16 +145,20 @@ class ShowsColour:
         return view["colour"]
 
 
-def test_a_disguised_bots_last_turn_shows_its_colour_and_the_spy_reads_it_so() -> None:
+@pytest.mark.parametrize("octopus_first", [False, True])
+def test_a_disguised_bots_last_turn_shows_its_colour_and_the_spy_reads_it_so(octopus_first: bool) -> None:
     """Whatever the five disguised turns before showed (a spy blind to the last turn's nature names another colour
-    in about one game of five), the last turn names the colour."""
+    in about one game of five), the last turn names the colour; also when a disguised move of the same period (an
+    octopus placed before the seat's own turn) comes first."""
     for seed in range(20):
         disguise, bot = colour_showing_bot({5}, seed)
         spy = ColourSpy(bot, disguise, random.Random(1))
         legal: Any = list(disguise.values)
+        views = [{"colour": "green", "turn": turn} for turn in range(6)]
+        if octopus_first:
+            views.insert(5, {"colour": "green", "turn": 5, "octopus": True})
         moves: list[Any] = []
-        for turn in range(6):
-            view = {"colour": "green", "turn": turn}
+        for view in views:
             moves.append(bot.choose(view, legal))
             spy.saw(view, legal, moves[-1])
         assert moves[-1] == "green", "the last turn is played for the true colour"

@@ -176,7 +176,7 @@ class ColourSpy:
 
     def saw(self, view: Any, legal: Sequence[Action], action: Action) -> None:
         last = self._last_turn is not None and self._last_turn(view, legal) is not None
-        period = self._disguise.period(view)
+        period = (self._disguise.period(view), last)  # a turn's last moves may follow a disguised octopus move
         if period != self._period:
             self._past, self._period = self._fold(), period
             self._moves = {value: 0.0 for value in self._disguise.values}

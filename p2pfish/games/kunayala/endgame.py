@@ -93,7 +93,7 @@ def last_turn(view: Any, legal: Sequence[Action]) -> Action | None:
         placed = [(action, RULES.apply(state, seat, action)) for action in owns]
         for action, after in _distinct(placed, seat):
             mine = replace_at(tallies, seat, tally(school_view(after.schools[seat])))
-            found = _best_other(view, judge, placed[0][1], slot, mine)
+            found = _best_other(view, judge, after, slot, mine)
             if found is not None and (best is None or found[0] > best[0]):
                 best = (found[0], action)
     return None if best is None else best[1]

@@ -26,7 +26,6 @@ from p2pfish.core.game import replace_at
 from p2pfish.games.kunayala.board import board
 from p2pfish.games.kunayala.rules import (
     FISH_COLOURS,
-    OCTOPUS,
     OTHER,
     OWN,
     RULES,
@@ -36,12 +35,12 @@ from p2pfish.games.kunayala.rules import (
     State,
     Tally,
     View,
-    card,
     coral_leader,
     school_view,
     score,
     source_stack,
     tally,
+    unseen_octopuses,
     winners,
 )
 
@@ -91,9 +90,8 @@ def last_turn(view: Any, legal: Sequence[Action]) -> Action | None:
     for slot in sorted({action.slot for action in legal if isinstance(action, PlaceOwn)}):
         owns = [action for action in legal if isinstance(action, PlaceOwn) and action.slot == slot]
         placed = [(action, RULES.apply(state, seat, action)) for action in owns]
-        for action, after in _distinct(placed, seat):
-            mine = replace_at(tallies, seat, tally(school_view(after.schools[seat])))
-            found = _best_other(view, judge, after, slot, mine)
+        for action, after, counted in _distinct(placed, seat):
+            found = _best_other(view, judge, after, slot, replace_at(tallies, seat, counted))
             if found is not None and (best is None or found[0] > best[0]):
                 best = (found[0], action)
     return None if best is None else best[1]
@@ -118,8 +116,9 @@ def _best_other(
     return best
 
 
-def _distinct(placed: Sequence[tuple[Action, State]], seat: int) -> list[tuple[Action, State]]:
-    """The placements of one card that leave the seat's school scoring differently (the first of each)."""
+def _distinct(placed: Sequence[tuple[Action, State]], seat: int) -> list[tuple[Action, State, Tally]]:
+    """The placements of one card that leave the seat's school scoring differently (the first of each), with the
+    school's tally after each."""
     seen: set[tuple[tuple[int, ...], int, int]] = set()
     kept = []
     for action, after in placed:
@@ -127,16 +126,16 @@ def _distinct(placed: Sequence[tuple[Action, State]], seat: int) -> list[tuple[A
         key = (tuple(counted.fish.values()), counted.octopuses, counted.sharks)
         if key not in seen:
             seen.add(key)
-            kept.append((action, after))
+            kept.append((action, after, counted))
     return kept
 
 
 def octopus_chances(view: View, tallies: Sequence[Tally]) -> list[tuple[int, float]]:
     """The chance of each number of octopuses the last refills turn up: each of the turn's two slots is refilled
     until a card that is not an octopus shows (or the stacks run out), the stacks' cards in random order."""
-    seen = sum(t.octopuses for t in tallies) + sum(1 for label in view.discards if card(label).kind == OCTOPUS)
     cards = sum(view.stacks)
-    octopuses = min(cards, max(0, view.options.octopuses - seen - (view.octopus is not None)))
+    in_schools = sum(t.octopuses for t in tallies)
+    octopuses = min(cards, unseen_octopuses(view.options, view.discards, view.octopus, in_schools))
     chances: dict[int, float] = {}
 
     def draw(cards: int, octopuses: int, slots: int, drawn: int, chance: float) -> None:

@@ -44,6 +44,7 @@ from p2pfish.games.kunayala.rules import (
     fits,
     open_fish_masks,
     placing_key,
+    unseen_octopuses,
 )
 
 WEIGHT: Final = 1.0
@@ -207,10 +208,9 @@ class Table:
         self.sharks = [r.sharks for r in self.readings]
         self.corals = list(view.corals)
         octopuses = [r.octopuses for r in self.readings]
-        seen = sum(octopuses) + sum(1 for label in view.discards if card(label).kind == OCTOPUS)
-        seen += view.octopus is not None
+        unseen = unseen_octopuses(view.options, view.discards, view.octopus, sum(octopuses))
         left = sum(view.stacks)
-        to_come = max(0, view.options.octopuses - seen) * (left - max(view.stacks)) / left if left else 0.0
+        to_come = unseen * (left - max(view.stacks)) / left if left else 0.0
         self.lead = LEAD_WEIGHT * to_come
         self.octopuses = octopuses
         self.majorities = [self._majorities(seat, row) for seat, row in enumerate(self.counts)]

@@ -656,6 +656,12 @@ def tally(school: Sequence[SchoolCell]) -> Tally:
     return Tally(fish, octopuses, sharks)
 
 
+def unseen_octopuses(options: Options, discards: Sequence[str], waiting: str | None, in_schools: int) -> int:
+    """The octopuses of the mix not turned up yet: not in a school, not discarded, not waiting to be placed."""
+    discarded = sum(1 for label in discards if card(label).kind == OCTOPUS)
+    return max(0, options.octopuses - in_schools - discarded - (waiting is not None))
+
+
 class Score(NamedTuple):
     """The parts of one seat's points."""
 

@@ -37,15 +37,14 @@ from p2pfish.games.kunayala.rules import (
     COLOUR_DECK,
     FISH_COLOURS,
     MAJORITY_BONUS,
-    OCTOPUS,
     State,
     Tally,
     View,
-    card,
     coral_leader,
     school_view,
     score,
     tally,
+    unseen_octopuses,
 )
 
 HORIZON_ROUNDS: Final = 1
@@ -124,12 +123,11 @@ def _horizon(root: Any, world: World) -> tuple[float, ...] | None:
 def _octopuses_to_come(state: State, tallies: Sequence[Tally]) -> float:
     """What the greedy bot counts the seat with strictly the most corals as getting of the octopuses still to come
     (greedy.py's LEAD_WEIGHT x the unseen octopuses x the share of the cards left outside the fullest stack)."""
-    seen = sum(t.octopuses for t in tallies) + sum(1 for label in state.discards if card(label).kind == OCTOPUS)
-    seen += state.octopus is not None
     left = sum(state.stacks)
     if not left:
         return 0.0
-    return LEAD_WEIGHT * max(0, state.options.octopuses - seen) * (left - max(state.stacks)) / left
+    unseen = unseen_octopuses(state.options, state.discards, state.octopus, sum(t.octopuses for t in tallies))
+    return LEAD_WEIGHT * unseen * (left - max(state.stacks)) / left
 
 
 def _race(own: Tally, colour: str, left: float) -> float:
